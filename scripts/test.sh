@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: installs what the tests need (Debian packages, Go
+# modules, npm packages, Neovim) and runs vet, the Go tests with the race detector, and the
+# end-to-end tests against real clients. .ci/run calls exactly this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+step() { printf '\n=== %s\n' "$*"; }
+
+# Debian packages the tests use: rg and ctags are the reference tools grep and the index are
+# compared with; bwrap is the optional bash sandbox.
+need=()
+command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+command -v ctags >/dev/null 2>&1 || need+=(universal-ctags)
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+if [ ${#need[@]} -gt 0 ]; then
+	step "apt-get install ${need[*]}"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	$sudo apt-get install -y -qq "${need[@]}"
+fi
+
+step "go mod download"
+go mod download
+
+step "go vet ./..."
+go vet ./...
+
+step "go test -race ./..."
+go test -race -timeout 30m ./...
+
+bin="$root/.cache/bin"
+mkdir -p "$bin"
+step "go build ./cmd/agentls"
+go build -o "$bin/agentls" ./cmd/agentls
+
+if [ -f lsp/e2e/package.json ]; then
+	step "LSP end-to-end (vscode-languageserver-protocol)"
+	(cd lsp/e2e && npm ci --no-audit --no-fund --silent)
+	node lsp/e2e/run.mjs "$bin/agentls"
+fi
+
+if [ -x editors/neovim/tests/ci.sh ]; then
+	step "Neovim plugin (0.10 and 0.12, headless)"
+	AGENTLS_BIN="$bin/agentls" editors/neovim/tests/ci.sh
+fi
+
+if [ -x editors/vscode/test/ci.sh ]; then
+	step "VS Code extension (unit tests and code-server end to end)"
+	AGENTLS_BIN="$bin/agentls" editors/vscode/test/ci.sh
+fi
+
+step "all tests passed"
