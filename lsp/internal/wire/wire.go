@@ -1,0 +1,347 @@
+// Package wire is JSON-RPC 2.0 over LSP's base protocol (Content-Length
+// framed messages): reading and writing frames, and a connection that
+// matches responses to the calls it sent.
+//
+// It is deliberately small. go.lsp.dev/jsonrpc2 v0.10.0 closes the whole
+// connection when one message fails to decode and holds numeric ids in an
+// int32; here a malformed body is answered with a parse error and the
+// connection goes on, and an id is kept as the raw JSON the peer sent.
+package wire
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Error codes of JSON-RPC and LSP.
+const (
+	CodeParseError           = -32700
+	CodeInvalidRequest       = -32600
+	CodeMethodNotFound       = -32601
+	CodeInvalidParams        = -32602
+	CodeInternalError        = -32603
+	CodeServerNotInitialized = -32002
+	CodeRequestFailed        = -32803
+	CodeRequestCancelled     = -32800
+)
+
+// MaxMessageBytes bounds the body of one incoming message.
+const MaxMessageBytes = 256 << 20
+
+// Error is a JSON-RPC error object.
+type Error struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
+
+// Errorf makes an *Error with a formatted message.
+func Errorf(code int64, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Message is any JSON-RPC message: a request (ID and Method), a
+// notification (Method only) or a response (ID, and Result or Error).
+type Message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+// IsRequest reports whether m expects a response.
+func (m *Message) IsRequest() bool { return m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" }
+
+// IsNotification reports whether m is a notification.
+func (m *Message) IsNotification() bool { return m.Method != "" && !m.IsRequest() }
+
+// IDKey is a comparable form of a raw id: a number and a string with the
+// same digits stay distinct ("5" vs "\"5\""), and insignificant spelling of
+// numbers (5, 5.0, 5e0) does not matter.
+func IDKey(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return strconv.Quote(s)
+		}
+		return string(raw)
+	}
+	if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return string(raw)
+}
+
+// ReadFrame reads one framed message body.
+func ReadFrame(r *bufio.Reader) ([]byte, error) {
+	length := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			if err == io.EOF && line == "" && length < 0 {
+				return nil, io.EOF
+			}
+			return nil, fmt.Errorf("reading header: %w", err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			break
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, fmt.Errorf("malformed header line %q", line)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("bad Content-Length %q", value)
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return nil, errors.New("missing Content-Length header")
+	}
+	if length > MaxMessageBytes {
+		return nil, fmt.Errorf("message of %d bytes exceeds the limit of %d", length, MaxMessageBytes)
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, fmt.Errorf("reading body: %w", err)
+	}
+	return body, nil
+}
+
+// AppendFrame appends the framed body to dst.
+func AppendFrame(dst, body []byte) []byte {
+	dst = append(dst, "Content-Length: "...)
+	dst = strconv.AppendInt(dst, int64(len(body)), 10)
+	dst = append(dst, "\r\n\r\n"...)
+	return append(dst, body...)
+}
+
+// ErrClosed is returned by calls on a closed connection.
+var ErrClosed = errors.New("connection closed")
+
+// Conn is one end of a JSON-RPC connection. Writes are serialized; Run reads.
+// All methods but Run are safe for concurrent use.
+type Conn struct {
+	r      *bufio.Reader
+	w      io.Writer
+	closer io.Closer
+
+	wmu  sync.Mutex
+	wbuf []byte
+
+	seq     atomic.Int64
+	pmu     sync.Mutex
+	pending map[string]chan *Message // by IDKey of the call's id
+
+	closeOnce sync.Once
+	done      chan struct{}
+}
+
+// NewConn makes a connection reading r and writing w; Close closes c (may be nil).
+func NewConn(r io.Reader, w io.Writer, c io.Closer) *Conn {
+	return &Conn{
+		r:       bufio.NewReaderSize(r, 64<<10),
+		w:       w,
+		closer:  c,
+		pending: make(map[string]chan *Message),
+		done:    make(chan struct{}),
+	}
+}
+
+// Run reads messages until the stream ends or Close is called. Responses
+// are routed to the waiting Call; every request and notification is passed
+// to handle, in arrival order, on Run's goroutine: handle must not block on
+// the peer. A body that is not JSON is answered with a parse error.
+func (c *Conn) Run(handle func(*Message)) error {
+	defer c.Close()
+	for {
+		body, err := ReadFrame(c.r)
+		if err != nil {
+			select {
+			case <-c.done:
+				return nil
+			default:
+			}
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		var m Message
+		if err := json.Unmarshal(body, &m); err != nil {
+			c.Reply(json.RawMessage("null"), nil, Errorf(CodeParseError, "parse error: %v", err))
+			continue
+		}
+		switch {
+		case m.Method != "":
+			handle(&m)
+		case len(m.ID) > 0:
+			c.pmu.Lock()
+			ch, ok := c.pending[IDKey(m.ID)]
+			delete(c.pending, IDKey(m.ID))
+			c.pmu.Unlock()
+			if ok {
+				ch <- &m
+			}
+		default:
+			c.Reply(json.RawMessage("null"), nil, Errorf(CodeInvalidRequest, "invalid request: no method and no id"))
+		}
+	}
+}
+
+// Close closes the connection; pending calls fail with ErrClosed.
+func (c *Conn) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		close(c.done)
+		if c.closer != nil {
+			err = c.closer.Close()
+		}
+	})
+	return err
+}
+
+// Done is closed when the connection is closed.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+func (c *Conn) writeBody(body []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	select {
+	case <-c.done:
+		return ErrClosed
+	default:
+	}
+	c.wbuf = AppendFrame(c.wbuf[:0], body)
+	_, err := c.w.Write(c.wbuf)
+	if cap(c.wbuf) > 1<<20 {
+		c.wbuf = nil
+	}
+	return err
+}
+
+// Marshal encodes v; a json.RawMessage or []byte is used as is.
+func Marshal(v any) (json.RawMessage, error) {
+	switch v := v.(type) {
+	case nil:
+		return json.RawMessage("null"), nil
+	case json.RawMessage:
+		if len(v) == 0 {
+			return json.RawMessage("null"), nil
+		}
+		return v, nil
+	}
+	b, err := json.Marshal(v)
+	return b, err
+}
+
+// Reply answers the request with id: the result, or err as an error object
+// (an *Error keeps its code; any other error is an internal error).
+func (c *Conn) Reply(id json.RawMessage, result any, err error) error {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	buf := make([]byte, 0, 64)
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, id...)
+	if err != nil {
+		var we *Error
+		if !errors.As(err, &we) {
+			we = &Error{Code: CodeInternalError, Message: err.Error()}
+		}
+		eb, _ := json.Marshal(we)
+		buf = append(buf, `,"error":`...)
+		buf = append(buf, eb...)
+	} else {
+		rb, merr := Marshal(result)
+		if merr != nil {
+			return c.Reply(id, nil, Errorf(CodeInternalError, "encoding result: %v", merr))
+		}
+		buf = append(buf, `,"result":`...)
+		buf = append(buf, rb...)
+	}
+	buf = append(buf, '}')
+	return c.writeBody(buf)
+}
+
+// Notify sends a notification.
+func (c *Conn) Notify(method string, params any) error {
+	pb, err := Marshal(params)
+	if err != nil {
+		return fmt.Errorf("encoding %s params: %w", method, err)
+	}
+	mb, _ := json.Marshal(method)
+	buf := make([]byte, 0, len(pb)+len(mb)+40)
+	buf = append(buf, `{"jsonrpc":"2.0","method":`...)
+	buf = append(buf, mb...)
+	buf = append(buf, `,"params":`...)
+	buf = append(buf, pb...)
+	buf = append(buf, '}')
+	return c.writeBody(buf)
+}
+
+// Call sends a request and waits for its response, the context, or the
+// connection to close. result may be nil; an error response is an *Error.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	pb, err := Marshal(params)
+	if err != nil {
+		return fmt.Errorf("encoding %s params: %w", method, err)
+	}
+	id := strconv.AppendInt(nil, c.seq.Add(1), 10)
+	key := IDKey(id)
+	ch := make(chan *Message, 1)
+	c.pmu.Lock()
+	c.pending[key] = ch
+	c.pmu.Unlock()
+	defer func() {
+		c.pmu.Lock()
+		delete(c.pending, key)
+		c.pmu.Unlock()
+	}()
+	mb, _ := json.Marshal(method)
+	buf := make([]byte, 0, len(pb)+len(mb)+64)
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	buf = append(buf, id...)
+	buf = append(buf, `,"method":`...)
+	buf = append(buf, mb...)
+	buf = append(buf, `,"params":`...)
+	buf = append(buf, pb...)
+	buf = append(buf, '}')
+	if err := c.writeBody(buf); err != nil {
+		return fmt.Errorf("sending %s: %w", method, err)
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return m.Error
+		}
+		if result != nil && len(m.Result) > 0 {
+			if err := json.Unmarshal(m.Result, result); err != nil {
+				return fmt.Errorf("decoding %s result: %w", method, err)
+			}
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.done:
+		return ErrClosed
+	}
+}
