@@ -1,0 +1,6 @@
+//go:build !unix
+
+package workspace
+
+// oNoFollow is not available here; ReadRaw follows a final symlink.
+const oNoFollow = 0

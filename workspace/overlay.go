@@ -1,0 +1,204 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// A Buffer is the state of one file open in the editor.
+type Buffer struct {
+	Path    string // absolute, cleaned; the overlay key
+	Version int32  // the editor's document version
+	Text    string // the full text exactly as the editor sent it
+	// Dirty: the buffer's text (line endings normalised) differs from the
+	// disk text last seen when the buffer was opened or saved.
+	Dirty bool
+}
+
+// An overlay is one open buffer. Overlays are immutable once published in
+// Workspace.bufs; every change builds a new one.
+type overlay struct {
+	buf      Buffer
+	norm     string // buf.Text with CRLF normalised to "\n"
+	format   Format // encoding and BOM of the file on disk; CRLF of the buffer
+	diskText string // normalised disk text last seen at open or save
+	onDisk   bool   // the file existed on disk at open or save
+}
+
+// Open records a buffer the editor opened (textDocument/didOpen). path is
+// absolute; the LSP side converts URIs. The disk copy is read once, to know
+// its encoding and whether the buffer is dirty.
+func (w *Workspace) Open(path string, version int32, text string) {
+	path = filepath.Clean(path)
+	o := &overlay{}
+	if raw, err := os.ReadFile(path); err == nil {
+		if t, f, err := Decode(raw); err == nil {
+			o.diskText, o.format, o.onDisk = t, f, true
+		}
+	}
+	w.publish(path, func(old *overlay) *overlay { return o.with(version, text) })
+}
+
+// Change replaces the text of an open buffer (textDocument/didChange; the
+// LSP side applies incremental changes and passes the full new text). A
+// change to a buffer that is not open opens it.
+func (w *Workspace) Change(path string, version int32, text string) {
+	path = filepath.Clean(path)
+	if _, ok := w.overlay(path); !ok {
+		w.Open(path, version, text)
+		return
+	}
+	w.publish(path, func(old *overlay) *overlay {
+		if old == nil { // closed meanwhile
+			return nil
+		}
+		o := *old
+		return o.with(version, text)
+	})
+}
+
+// Close forgets a buffer (textDocument/didClose): reads go to disk again.
+func (w *Workspace) Close(path string) {
+	w.publish(filepath.Clean(path), func(*overlay) *overlay { return nil })
+}
+
+// Saved records that the disk now holds the buffer's text
+// (textDocument/didSave, or a save the agent asked for): Dirty becomes
+// false.
+func (w *Workspace) Saved(path string) {
+	w.publish(filepath.Clean(path), func(old *overlay) *overlay {
+		if old == nil {
+			return nil
+		}
+		o := *old
+		o.diskText, o.onDisk, o.buf.Dirty = o.norm, true, false
+		return &o
+	})
+}
+
+// with returns a copy of o holding text at version.
+func (o overlay) with(version int32, text string) *overlay {
+	o.buf.Version = version
+	o.buf.Text = text
+	o.norm = text
+	o.format.CRLF = false
+	if strings.Contains(text, "\r\n") {
+		o.format.CRLF = true
+		o.norm = strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	o.buf.Dirty = !o.onDisk || o.norm != o.diskText
+	return &o
+}
+
+// publish replaces the overlay of path with next(old) (nil removes it),
+// wakes WaitVersion callers and then calls the OnChange subscribers.
+func (w *Workspace) publish(path string, next func(old *overlay) *overlay) {
+	w.mu.Lock()
+	cur := *w.bufs.Load()
+	old := cur[path]
+	o := next(old)
+	if o == nil && old == nil {
+		w.mu.Unlock()
+		return
+	}
+	m := maps.Clone(cur)
+	if o == nil {
+		delete(m, path)
+	} else {
+		o.buf.Path = path
+		m[path] = o
+	}
+	w.bufs.Store(&m)
+	close(w.changed)
+	w.changed = make(chan struct{})
+	subs := slices.Collect(maps.Values(w.subs))
+	w.mu.Unlock()
+	for _, fn := range subs {
+		fn(path)
+	}
+}
+
+func (w *Workspace) overlay(path string) (*overlay, bool) {
+	o, ok := (*w.bufs.Load())[path]
+	return o, ok
+}
+
+// Buffer returns the open buffer of the absolute path, if any.
+func (w *Workspace) Buffer(path string) (Buffer, bool) {
+	o, ok := w.overlay(filepath.Clean(path))
+	if !ok {
+		return Buffer{}, false
+	}
+	return o.buf, true
+}
+
+// Buffers returns every open buffer, sorted by path.
+func (w *Workspace) Buffers() []Buffer {
+	m := *w.bufs.Load()
+	out := make([]Buffer, 0, len(m))
+	for _, o := range m {
+		out = append(out, o.buf)
+	}
+	slices.SortFunc(out, func(a, b Buffer) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// WaitVersion blocks until the buffer of path is open at version or later
+// (an edit sent through workspace/applyEdit comes back as a didChange), or
+// ctx is done.
+func (w *Workspace) WaitVersion(ctx context.Context, path string, version int32) error {
+	path = filepath.Clean(path)
+	for {
+		w.mu.Lock()
+		o, ok := (*w.bufs.Load())[path]
+		ch := w.changed
+		w.mu.Unlock()
+		if ok && o.buf.Version >= version {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			have := "not open"
+			if ok {
+				have = fmt.Sprintf("at version %d", o.buf.Version)
+			}
+			return fmt.Errorf("waiting for %s to reach version %d (it is %s): %w", path, version, have, ctx.Err())
+		}
+	}
+}
+
+// OnChange subscribes fn to changes: it is called with the absolute path
+// after every Open, Change, Close and Saved, and after every write, rename
+// or delete made through DiskEditor (see NotifyChanged). fn runs in the
+// goroutine that made the change and must be quick; it may read the
+// workspace. cancel unsubscribes.
+func (w *Workspace) OnChange(fn func(path string)) (cancel func()) {
+	w.mu.Lock()
+	id := w.nextSub
+	w.nextSub++
+	w.subs[id] = fn
+	w.mu.Unlock()
+	return func() {
+		w.mu.Lock()
+		delete(w.subs, id)
+		w.mu.Unlock()
+	}
+}
+
+// NotifyChanged tells the OnChange subscribers that the file (or directory)
+// at abs changed on disk. Editors call it after writing; file watchers may
+// call it too.
+func (w *Workspace) NotifyChanged(abs string) {
+	w.mu.Lock()
+	subs := slices.Collect(maps.Values(w.subs))
+	w.mu.Unlock()
+	for _, fn := range subs {
+		fn(filepath.Clean(abs))
+	}
+}

@@ -1,0 +1,266 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// A Session is one agent's view of one workspace folder: LSP has one per
+// folder, MCP one per connection, the command line one per call. It travels
+// in the context of every tool call (WithSession, From).
+type Session struct {
+	WS     *Workspace
+	Editor Editor
+	// Reads enforces read-before-write; nil turns the rule off (the command
+	// line, where each call is its own session).
+	Reads *ReadTracker
+	// TempDir is private to the session: created by NewSession, removed
+	// with everything in it by Close.
+	TempDir string
+	// Ask puts a yes/no question to the user (approvals); nil when nobody
+	// can be asked.
+	Ask func(ctx context.Context, question string) (bool, error)
+	// Settings is the client's "agentls" configuration object (may be nil).
+	Settings json.RawMessage
+
+	mu       sync.Mutex
+	attached map[any]any
+	order    []any // attachment keys in creation order
+	closed   bool
+}
+
+// NewSession makes a session over ws writing through ed (DiskEditor{ws}
+// when nil) and creates its TempDir.
+func NewSession(ws *Workspace, ed Editor, reads *ReadTracker) (*Session, error) {
+	if ws == nil {
+		return nil, errors.New("new session: no workspace")
+	}
+	if ed == nil {
+		ed = DiskEditor{WS: ws}
+	}
+	dir, err := os.MkdirTemp("", "agentls-session-*")
+	if err != nil {
+		return nil, fmt.Errorf("new session: %w", err)
+	}
+	return &Session{WS: ws, Editor: ed, Reads: reads, TempDir: dir, attached: map[any]any{}}, nil
+}
+
+// Setting decodes the setting at dottedKey ("bash.allow",
+// "webFetch.allowPrivate") of s.Settings into dst. Keys are looked up as
+// nested objects; a literal dotted key ({"bash.allow": …}) is found too.
+// It reports false when the key is absent or does not decode into dst.
+func (s *Session) Setting(dottedKey string, dst any) bool {
+	if len(s.Settings) == 0 {
+		return false
+	}
+	raw, ok := lookupSetting(s.Settings, dottedKey)
+	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return false
+	}
+	return json.Unmarshal(raw, dst) == nil
+}
+
+func lookupSetting(obj json.RawMessage, key string) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil {
+		return nil, false
+	}
+	if v, ok := m[key]; ok {
+		return v, true
+	}
+	// Try every split point: "a.b.c" as a → "b.c", then "a.b" → "c".
+	for i := 0; i < len(key); i++ {
+		if key[i] != '.' {
+			continue
+		}
+		if v, ok := m[key[:i]]; ok {
+			if r, ok := lookupSetting(v, key[i+1:]); ok {
+				return r, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// Attach returns the session's object for key, calling create the first
+// time (a shell job manager, a code index). Objects that implement
+// io.Closer are closed by Close, newest first. After Close, Attach still
+// returns a fresh object but does not keep it.
+func (s *Session) Attach(key any, create func() any) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.attached[key]; ok {
+		return v
+	}
+	v := create()
+	if s.closed {
+		return v
+	}
+	if s.attached == nil {
+		s.attached = map[any]any{}
+	}
+	s.attached[key] = v
+	s.order = append(s.order, key)
+	return v
+}
+
+// Close closes the attachments that implement io.Closer (newest first) and
+// removes TempDir. Only the first call does anything.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	order, attached := s.order, s.attached
+	s.order, s.attached = nil, nil
+	s.mu.Unlock()
+	var errs []error
+	for i := len(order) - 1; i >= 0; i-- {
+		if c, ok := attached[order[i]].(io.Closer); ok {
+			if err := c.Close(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if s.TempDir != "" {
+		if err := os.RemoveAll(s.TempDir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type sessionKey struct{}
+type progressKey struct{}
+
+// WithSession returns ctx carrying s.
+func WithSession(ctx context.Context, s *Session) context.Context {
+	return context.WithValue(ctx, sessionKey{}, s)
+}
+
+// From returns the session in ctx, or an error the model can act on.
+func From(ctx context.Context) (*Session, error) {
+	if s, ok := ctx.Value(sessionKey{}).(*Session); ok && s != nil {
+		return s, nil
+	}
+	return nil, errors.New("no workspace folder: open a folder first")
+}
+
+// WithProgress returns ctx carrying a progress reporter for one call (the
+// LSP side sends $/progress for the call's workDoneToken).
+func WithProgress(ctx context.Context, fn func(msg string)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+// ProgressFrom returns the call's progress reporter; never nil.
+func ProgressFrom(ctx context.Context) func(msg string) {
+	if fn, ok := ctx.Value(progressKey{}).(func(string)); ok && fn != nil {
+		return fn
+	}
+	return func(string) {}
+}
+
+// A ReadTracker remembers what the agent last read of each file, so that
+// a write tool can refuse a file the agent has not read, or one that
+// changed since (the user typed in its buffer, or it changed on disk).
+// Write tools call CheckFresh before writing and MarkRead with the file as
+// written afterwards; read tools call MarkRead. Safe for concurrent use.
+type ReadTracker struct {
+	mu    sync.Mutex
+	reads map[string]readState
+}
+
+type readState struct {
+	fromBuffer bool
+	version    int32
+	hash       [32]byte // File.Hash
+	textHash   [32]byte // sha256 of File.Text
+}
+
+// NewReadTracker returns an empty tracker.
+func NewReadTracker() *ReadTracker { return &ReadTracker{reads: map[string]readState{}} }
+
+// MarkRead records that the agent has seen f.
+func (t *ReadTracker) MarkRead(f *File) {
+	st := readState{fromBuffer: f.FromBuffer, version: f.Version, hash: f.Hash, textHash: sha256.Sum256([]byte(f.Text))}
+	t.mu.Lock()
+	t.reads[f.Abs] = st
+	t.mu.Unlock()
+}
+
+// CheckFresh returns nil when the agent's last read of cur.Abs still
+// describes cur. Otherwise the error says what happened and what to do:
+// "read <rel> before editing it…" or "<rel> changed since you read it
+// (buffer edited|changed on disk); read it again…". A file whose text is
+// what the agent read is fresh even if the buffer version moved (a save,
+// an undo back) or the file was opened or closed in the editor.
+func (t *ReadTracker) CheckFresh(cur *File) error {
+	t.mu.Lock()
+	st, ok := t.reads[cur.Abs]
+	t.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("read %s before editing it: use read_file first, so the edit is based on its current content", cur.Rel)
+	}
+	switch {
+	case st.fromBuffer && cur.FromBuffer && st.version == cur.Version:
+		return nil
+	case !st.fromBuffer && !cur.FromBuffer && st.hash == cur.Hash:
+		return nil
+	}
+	if sha256.Sum256([]byte(cur.Text)) == st.textHash {
+		return nil
+	}
+	why := "changed on disk"
+	if cur.FromBuffer {
+		why = "buffer edited"
+	}
+	return fmt.Errorf("%s changed since you read it (%s); read it again before editing", cur.Rel, why)
+}
+
+// Forget drops what is known about abs (after a delete or a rename).
+func (t *ReadTracker) Forget(abs string) {
+	t.mu.Lock()
+	delete(t.reads, abs)
+	t.mu.Unlock()
+}
+
+type pathLock struct {
+	mu   sync.Mutex
+	refs int
+}
+
+// LockPath serialises writes of one file: it blocks while another caller
+// holds abs and returns the function that releases it. Write tools hold it
+// from CheckFresh through the write.
+func (w *Workspace) LockPath(abs string) (unlock func()) {
+	w.locksMu.Lock()
+	l := w.locks[abs]
+	if l == nil {
+		l = &pathLock{}
+		w.locks[abs] = l
+	}
+	l.refs++
+	w.locksMu.Unlock()
+	l.mu.Lock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Unlock()
+			w.locksMu.Lock()
+			l.refs--
+			if l.refs == 0 {
+				delete(w.locks, abs)
+			}
+			w.locksMu.Unlock()
+		})
+	}
+}

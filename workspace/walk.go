@@ -1,0 +1,252 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// WalkOptions select what Walk visits and how.
+type WalkOptions struct {
+	Hidden         bool // visit names starting with "." (.git is never visited)
+	IncludeIgnored bool // do not apply .gitignore, .ignore and info/exclude
+	// Parallel > 1 runs that many workers, calling fn concurrently and in
+	// no particular order; 0 or 1 walks in lexical order, depth first.
+	Parallel int
+	// NoStat leaves WalkEntry.Size and ModTime zero and Mode with type bits
+	// only, saving one lstat per entry (grep needs none of them).
+	NoStat bool
+}
+
+// A WalkEntry is one file, directory or symlink found by Walk. Symlinks are
+// reported (Mode has fs.ModeSymlink, IsDir is false) but never followed.
+type WalkEntry struct {
+	Abs, Rel string // Rel is relative to the root, '/'-separated
+	IsDir    bool
+	Size     int64
+	ModTime  time.Time
+	Mode     fs.FileMode
+}
+
+// Name is the last element of the entry's path.
+func (e WalkEntry) Name() string {
+	return e.Abs[strings.LastIndexByte(e.Abs, filepath.Separator)+1:]
+}
+
+// Walk visits everything under dir (absolute or relative to the root, and
+// confined like Resolve), but not dir itself. It applies the ignore rules
+// (see Ignored) unless opts.IncludeIgnored, skips hidden names unless
+// opts.Hidden, never visits .git and never follows symlinks.
+//
+// fn may return fs.SkipDir for a directory to skip its contents (for a file
+// it is ignored), fs.SkipAll to end the walk early (Walk returns nil), or
+// any other error to end the walk with that error. With opts.Parallel > 1,
+// fn is called from several goroutines at once. Directories that cannot be
+// read are skipped; an unreadable dir itself is an error. Walk returns
+// ctx.Err() when ctx ends first.
+func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn func(e WalkEntry) error) error {
+	abs, _, err := w.Resolve(dir)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return &fs.PathError{Op: "walk", Path: w.Rel(abs), Err: errors.New("not a directory")}
+	}
+	var lv *ignoreLevel
+	if !opts.IncludeIgnored {
+		lv = w.levelsFor(abs)
+	}
+	wk := &walker{w: w, opts: opts, fn: fn, ctx: ctx}
+	start := dirJob{abs: abs, lv: lv}
+	if opts.Parallel > 1 {
+		err = wk.parallel(start)
+	} else {
+		err = wk.sequential(start, true)
+	}
+	if errors.Is(err, fs.SkipAll) {
+		err = nil
+	}
+	return err
+}
+
+type walker struct {
+	w    *Workspace
+	opts WalkOptions
+	fn   func(WalkEntry) error
+	ctx  context.Context
+}
+
+type dirJob struct {
+	abs string
+	lv  *ignoreLevel
+}
+
+// visitDir reads one directory, calls fn for its entries and descend for
+// each subdirectory that fn did not skip. Errors from fn, descend or the
+// context come back as fnError (they end the walk); an error reading the
+// directory comes back as is.
+func (wk *walker) visitDir(j dirJob, sorted bool, descend func(dirJob) error) error {
+	if err := wk.ctx.Err(); err != nil {
+		return fnError{err}
+	}
+	f, err := os.Open(j.abs)
+	if err != nil {
+		return err
+	}
+	ents, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil && len(ents) == 0 {
+		return err
+	}
+	if sorted {
+		slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	}
+	root := wk.w.root
+	prefix := j.abs + string(filepath.Separator)
+	relStart := len(root) + len(sepAfter(root))
+	lv := j.lv
+	if !wk.opts.IncludeIgnored {
+		var gi, ig []byte
+		for _, e := range ents {
+			switch e.Name() {
+			case ".gitignore":
+				gi = readIfExists(prefix + ".gitignore")
+			case ".ignore":
+				ig = readIfExists(prefix + ".ignore")
+			}
+		}
+		if gi != nil || ig != nil {
+			dirRel := ""
+			if j.abs != root {
+				dirRel = filepath.ToSlash(j.abs[relStart:])
+			}
+			lv = lv.child(dirRel, gi, ig)
+		}
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if name == ".git" || (!wk.opts.Hidden && name[0] == '.') {
+			continue
+		}
+		typ := e.Type()
+		isDir := typ.IsDir()
+		abs := prefix + name
+		rel := filepath.ToSlash(abs[relStart:])
+		if lv != nil && lv.ignored(rel, name, isDir) {
+			continue
+		}
+		ent := WalkEntry{Abs: abs, Rel: rel, IsDir: isDir, Mode: typ}
+		if !wk.opts.NoStat {
+			info, err := e.Info()
+			if err != nil {
+				continue // vanished since ReadDir
+			}
+			ent.Mode, ent.Size, ent.ModTime = info.Mode(), info.Size(), info.ModTime()
+		}
+		if err := wk.fn(ent); err != nil {
+			if errors.Is(err, fs.SkipDir) {
+				continue
+			}
+			return fnError{err}
+		}
+		if isDir {
+			if err := descend(dirJob{abs: abs, lv: lv}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fnError marks an error that ends the walk (from fn, or the context), as
+// opposed to an unreadable directory, which is skipped.
+type fnError struct{ err error }
+
+func (e fnError) Error() string { return e.err.Error() }
+
+// sequential walks depth first in lexical order.
+func (wk *walker) sequential(j dirJob, top bool) error {
+	err := wk.visitDir(j, true, func(sub dirJob) error { return wk.sequential(sub, false) })
+	if fe, ok := err.(fnError); ok {
+		if top {
+			return fe.err
+		}
+		return fe
+	}
+	if top {
+		return err
+	}
+	return nil // an unreadable subdirectory is skipped
+}
+
+// parallel walks with wk.opts.Parallel workers sharing a stack of
+// directories. The first error (or fs.SkipAll) stops every worker.
+func (wk *walker) parallel(start dirJob) error {
+	var (
+		mu      sync.Mutex
+		cond    = sync.NewCond(&mu)
+		stack   = []dirJob{start}
+		busy    = 0 // directories being visited
+		stopErr error
+		wg      sync.WaitGroup
+	)
+	push := func(j dirJob) error {
+		mu.Lock()
+		if stopErr != nil {
+			mu.Unlock()
+			return fnError{stopErr}
+		}
+		stack = append(stack, j)
+		mu.Unlock()
+		cond.Signal()
+		return nil
+	}
+	worker := func() {
+		defer wg.Done()
+		mu.Lock()
+		for {
+			for len(stack) == 0 && busy > 0 && stopErr == nil {
+				cond.Wait()
+			}
+			if stopErr != nil || (len(stack) == 0 && busy == 0) {
+				mu.Unlock()
+				cond.Broadcast()
+				return
+			}
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			busy++
+			mu.Unlock()
+
+			err := wk.visitDir(j, false, push)
+
+			mu.Lock()
+			busy--
+			if fe, ok := err.(fnError); ok && stopErr == nil {
+				stopErr = fe.err
+			} else if err != nil && j.abs == start.abs && stopErr == nil {
+				stopErr = err
+			}
+			if busy == 0 || stopErr != nil {
+				cond.Broadcast()
+			}
+		}
+	}
+	n := wk.opts.Parallel
+	wg.Add(n)
+	for range n {
+		go worker()
+	}
+	wg.Wait()
+	return stopErr
+}
