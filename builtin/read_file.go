@@ -1,0 +1,149 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentls/agentls/registry"
+	"github.com/agentls/agentls/workspace"
+)
+
+const readFileDescription = "Read a text file (the editor's unsaved buffer when it is open). Returns numbered lines `N→text`; offset and limit read a window of a long file. Read a file before editing it."
+
+const readFileSchema = `{
+	"type": "object",
+	"properties": {
+		"path": {"type": "string", "description": "file path, relative to the workspace root"},
+		"offset": {"type": "integer", "minimum": 0, "description": "first line to read, 0-based"},
+		"limit": {"type": "integer", "minimum": 1, "description": "number of lines (default 2000)"}
+	},
+	"required": ["path"],
+	"additionalProperties": false
+}`
+
+// Limits of one read_file result.
+const (
+	defaultReadLines = 2000
+	maxLineChars     = 2000
+	// maxReadBytes keeps a result under the registry's cut, so that the
+	// continuation trailer, not a truncation note, says where to go on.
+	maxReadBytes = registry.MaxResultBytes - 1024
+)
+
+type readFile struct{}
+
+func init() { registry.RegisterBuiltin(readFile{}) }
+
+func (readFile) Name() string            { return "read_file" }
+func (readFile) Description() string     { return readFileDescription }
+func (readFile) Schema() json.RawMessage { return json.RawMessage(readFileSchema) }
+func (readFile) ReadOnly() bool          { return true }
+
+func (readFile) Execute(ctx context.Context, args json.RawMessage) (string, error) {
+	var a struct {
+		Path   string `json:"path"`
+		Offset *int   `json:"offset"`
+		Limit  *int   `json:"limit"`
+	}
+	if err := unmarshalArgs(args, &a); err != nil {
+		return "", err
+	}
+	s, err := workspace.From(ctx)
+	if err != nil {
+		return "", err
+	}
+	abs, rel, err := s.WS.Resolve(a.Path)
+	if err != nil {
+		return "", err
+	}
+	var opts workspace.ReadOptions
+	if a.Offset != nil || a.Limit != nil {
+		opts.MaxSize = -1 // a window of a file of any size
+	}
+	f, err := s.WS.ReadFileWith(abs, opts)
+	if err != nil {
+		if errors.Is(err, workspace.ErrNotExist) {
+			return "", fmt.Errorf("%s does not exist; find files with glob or ls", rel)
+		}
+		return "", err
+	}
+	if s.Reads != nil {
+		s.Reads.MarkRead(f)
+	}
+	offset, limit := 0, defaultReadLines
+	if a.Offset != nil {
+		offset = *a.Offset
+	}
+	if a.Limit != nil {
+		limit = *a.Limit
+	}
+	out, err := numberLines(rel, f.Text, offset, limit)
+	if err != nil {
+		return "", err
+	}
+	if b, ok := s.WS.Buffer(abs); ok && b.Dirty {
+		out += "\n(this is the editor's buffer, with changes not yet saved to disk)"
+	}
+	return out, nil
+}
+
+// numberLines renders lines [offset, offset+limit) of text as read_file
+// shows them: the line number right-aligned, "→", the line. Lines longer
+// than maxLineChars are cut with a marker; a trailer says how to read on.
+func numberLines(rel, text string, offset, limit int) (string, error) {
+	if text == "" {
+		return fmt.Sprintf("(%s is empty)", rel), nil
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	total := len(lines)
+	if offset >= total {
+		return "", fmt.Errorf("offset %d is past the end of %s, which has %s (offsets are 0-based)", offset, rel, plural(total, "line"))
+	}
+	end := min(total, offset+limit)
+	width := len(strconv.Itoa(end))
+	var b strings.Builder
+	cut := 0
+	i := offset
+	for ; i < end; i++ {
+		line, long := lines[i], false
+		if n := utf8.RuneCountInString(line); n > maxLineChars {
+			line = firstRunes(line, maxLineChars) + fmt.Sprintf("… [line cut: %d characters in all]", n)
+			long = true
+		}
+		if i > offset && b.Len()+len(line)+width+8 > maxReadBytes {
+			break
+		}
+		if long {
+			cut++
+		}
+		b.WriteString(strings.Repeat(" ", width-len(strconv.Itoa(i+1))))
+		b.WriteString(strconv.Itoa(i + 1))
+		b.WriteString("→")
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	if i < total {
+		out += fmt.Sprintf("\n(lines %d-%d of %d; call read_file with offset %d to read on)", offset+1, i, total, i)
+	}
+	if cut > 0 {
+		out += fmt.Sprintf("\n(%s cut at %d characters)", plural(cut, "long line"), maxLineChars)
+	}
+	return out, nil
+}
+
+// firstRunes is the first n characters of s.
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
