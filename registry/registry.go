@@ -7,8 +7,19 @@
 package registry
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Tool is one tool an agent can call. Built-ins are stateless: everything a
@@ -42,4 +53,301 @@ type Schema struct {
 type BatchCall struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+}
+
+// entry is a tool admitted to a registry, its schema canonicalized and
+// compiled. Entries are immutable once made and may be shared by registries.
+type entry struct {
+	tool     Tool
+	schema   Schema // InputSchema holds the canonical bytes
+	doc      map[string]any
+	compiled *jsonschema.Schema
+}
+
+// newEntry canonicalizes and compiles t's schema. Errors name the tool.
+func newEntry(t Tool) (*entry, error) {
+	if t == nil {
+		return nil, errors.New("registry: nil tool")
+	}
+	name := t.Name()
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	doc, err := decodeSchema(t.Schema())
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: %w", name, err)
+	}
+	canon, err := encodeCanonical(doc)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: %w", name, err)
+	}
+	compiled, err := compileSchema(name, doc)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: invalid JSON Schema: %w", name, err)
+	}
+	return &entry{
+		tool: t,
+		schema: Schema{
+			Name:        name,
+			Description: t.Description(),
+			ReadOnly:    t.ReadOnly(),
+			InputSchema: canon,
+		},
+		doc:      doc,
+		compiled: compiled,
+	}, nil
+}
+
+// checkName accepts the names every model API accepts: 1 to 128 ASCII
+// letters, digits, '_', '-' and '.'.
+func checkName(name string) error {
+	if name == "" {
+		return errors.New("tool name is empty")
+	}
+	if len(name) > 128 {
+		return fmt.Errorf("tool name %.40q... is longer than 128 bytes", name)
+	}
+	for _, c := range []byte(name) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+		if !ok {
+			return fmt.Errorf("tool name %q: only ASCII letters, digits, '_', '-' and '.' are allowed", name)
+		}
+	}
+	return nil
+}
+
+// Registry is the set of tools one agent session sees: enabled built-ins
+// plus plugin tools. It is safe for concurrent use.
+type Registry struct {
+	mu        sync.RWMutex
+	tools     map[string]*entry
+	suspended map[string][]*entry // prefix → tools held back by SuspendPrefix
+	rev       uint64              // bumped on every change; guarded by mu
+
+	// The list views, rebuilt lazily when rev moved past cacheRev.
+	cacheMu   sync.Mutex
+	cacheRev  uint64
+	cacheOK   bool
+	schemas   []Schema
+	toolsJSON json.RawMessage
+	digest    string
+}
+
+// New returns an empty registry.
+func New() *Registry {
+	return &Registry{tools: make(map[string]*entry), suspended: make(map[string][]*entry)}
+}
+
+// Add admits t, replacing a tool of the same name in place. The schema is
+// canonicalized and compiled here, once; a schema that is not valid JSON
+// Schema, an invalid name, or a name under a suspended prefix is refused
+// with an error naming the tool.
+func (r *Registry) Add(t Tool) error {
+	e, err := newEntry(t)
+	if err != nil {
+		return err
+	}
+	return r.add(e)
+}
+
+func (r *Registry) add(e *entry) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for prefix := range r.suspended {
+		if strings.HasPrefix(e.schema.Name, prefix) {
+			return fmt.Errorf("tool %q: prefix %q is suspended", e.schema.Name, prefix)
+		}
+	}
+	r.tools[e.schema.Name] = e
+	r.rev++
+	return nil
+}
+
+// Remove drops the named tool and reports whether it was there.
+func (r *Registry) Remove(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.tools[name]; !ok {
+		return false
+	}
+	delete(r.tools, name)
+	r.rev++
+	return true
+}
+
+// RemovePrefix drops every tool whose name starts with prefix, including
+// tools held back by SuspendPrefix, and returns how many active tools it
+// dropped. A suspension stays in force until ResumePrefix.
+func (r *Registry) RemovePrefix(prefix string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for name := range r.tools {
+		if strings.HasPrefix(name, prefix) {
+			delete(r.tools, name)
+			n++
+		}
+	}
+	for p, held := range r.suspended {
+		r.suspended[p] = slices.DeleteFunc(held, func(e *entry) bool { return strings.HasPrefix(e.schema.Name, prefix) })
+	}
+	if n > 0 {
+		r.rev++
+	}
+	return n
+}
+
+// SuspendPrefix removes every tool whose name starts with prefix and holds
+// them back until ResumePrefix; meanwhile Add refuses names with that
+// prefix. It returns how many tools it removed. Used when a plugin server
+// disconnects.
+func (r *Registry) SuspendPrefix(prefix string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	held := r.suspended[prefix]
+	n := 0
+	for name, e := range r.tools {
+		if strings.HasPrefix(name, prefix) {
+			held = append(held, e)
+			delete(r.tools, name)
+			n++
+		}
+	}
+	r.suspended[prefix] = held
+	if n > 0 {
+		r.rev++
+	}
+	return n
+}
+
+// ResumePrefix lifts a suspension and re-admits the tools it held back.
+func (r *Registry) ResumePrefix(prefix string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	held, ok := r.suspended[prefix]
+	if !ok {
+		return
+	}
+	delete(r.suspended, prefix)
+	for _, e := range held {
+		r.tools[e.schema.Name] = e
+	}
+	if len(held) > 0 {
+		r.rev++
+	}
+}
+
+// Get returns the named tool.
+func (r *Registry) Get(name string) (Tool, bool) {
+	e, ok := r.lookup(name)
+	if !ok {
+		return nil, false
+	}
+	return e.tool, true
+}
+
+func (r *Registry) lookup(name string) (*entry, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e, ok := r.tools[name]
+	return e, ok
+}
+
+// names returns the names of the active tools, sorted.
+func (r *Registry) names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]string, 0, len(r.tools))
+	for name := range r.tools {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Revision is a counter bumped on every change of the tool set.
+func (r *Registry) Revision() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.rev
+}
+
+// Schemas returns the tools sorted by name. InputSchema holds the canonical
+// bytes stored by Add, shared: callers must not modify them. Nothing is
+// marshalled.
+func (r *Registry) Schemas() []Schema {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	r.refreshLocked()
+	return slices.Clone(r.schemas)
+}
+
+// ToolsJSON returns the JSON array of Schemas(), built once per revision.
+// The bytes are shared: callers must not modify them.
+func (r *Registry) ToolsJSON() json.RawMessage {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	r.refreshLocked()
+	return r.toolsJSON
+}
+
+// Digest is the hex sha256 of ToolsJSON(): equal digests mean the agent sees
+// byte-identical tool lists.
+func (r *Registry) Digest() string {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	r.refreshLocked()
+	return r.digest
+}
+
+// refreshLocked rebuilds the list views when the tool set changed since
+// they were built. The caller must hold cacheMu.
+func (r *Registry) refreshLocked() {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.cacheOK && r.cacheRev == r.rev {
+		return
+	}
+	list := make([]Schema, 0, len(r.tools))
+	size := 2
+	for _, e := range r.tools {
+		list = append(list, e.schema)
+		size += len(e.schema.Name) + len(e.schema.Description) + len(e.schema.InputSchema) + 64
+	}
+	slices.SortFunc(list, func(a, b Schema) int { return strings.Compare(a.Name, b.Name) })
+
+	buf := make([]byte, 0, size)
+	buf = append(buf, '[')
+	for i, s := range list {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `{"name":`...)
+		buf = appendString(buf, s.Name)
+		buf = append(buf, `,"description":`...)
+		buf = appendString(buf, s.Description)
+		buf = append(buf, `,"readOnly":`...)
+		buf = strconv.AppendBool(buf, s.ReadOnly)
+		buf = append(buf, `,"inputSchema":`...)
+		buf = append(buf, s.InputSchema...)
+		buf = append(buf, '}')
+	}
+	buf = append(buf, ']')
+	sum := sha256.Sum256(buf)
+
+	r.schemas = list
+	r.toolsJSON = buf
+	r.digest = hex.EncodeToString(sum[:])
+	r.cacheRev = r.rev
+	r.cacheOK = true
+}
+
+// appendString appends s as a JSON string, without HTML escaping, the way
+// Canonicalize writes strings.
+func appendString(buf []byte, s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return append(buf, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 }

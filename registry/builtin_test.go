@@ -1,0 +1,75 @@
+package registry
+
+import (
+	"strings"
+	"testing"
+)
+
+// The tests register tools whose names start with "zz_test_" in the global
+// built-in set; nothing else in this package's tests registers built-ins.
+
+func TestBuiltins(t *testing.T) {
+	RegisterBuiltin(&fakeTool{name: "zz_test_b", readOnly: true})
+	RegisterBuiltin(&fakeTool{name: "zz_test_a", schema: `{"required":["q","p"],"properties":{"p":{},"q":{}}}`})
+	func() {
+		defer func() {
+			if p := recover(); p == nil || !strings.Contains(p.(string), `"zz_test_a" registered twice`) {
+				t.Errorf("duplicate RegisterBuiltin: recover() = %v", p)
+			}
+		}()
+		RegisterBuiltin(&fakeTool{name: "zz_test_a"})
+	}()
+	list := Builtins()
+	for i := 1; i < len(list); i++ {
+		if list[i-1].Name() >= list[i].Name() {
+			t.Errorf("Builtins() not sorted: %s before %s", list[i-1].Name(), list[i].Name())
+		}
+	}
+	if tool, ok := LookupBuiltin("zz_test_b"); !ok || !tool.ReadOnly() {
+		t.Error("LookupBuiltin(zz_test_b) failed")
+	}
+	if _, ok := LookupBuiltin("nope"); ok {
+		t.Error("LookupBuiltin(nope) found something")
+	}
+
+	all, err := NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	some, err := NewBuiltin("zz_test_b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := all.Get("zz_test_b"); !ok {
+		t.Error("NewBuiltin() lacks zz_test_b")
+	}
+	if _, ok := some.Get("zz_test_b"); ok {
+		t.Error(`NewBuiltin("zz_test_b") still has it`)
+	}
+	// Registries share the canonical bytes prepared once per process.
+	sa, _ := all.lookup("zz_test_a")
+	sb, _ := some.lookup("zz_test_a")
+	if sa != sb {
+		t.Error("built-in entry prepared twice")
+	}
+	if got := string(sa.schema.InputSchema); got != `{"properties":{"p":{},"q":{}},"required":["p","q"],"type":"object"}` {
+		t.Errorf("schema %s", got)
+	}
+
+	r, err := NewBuiltin("zz_test_bb")
+	if err == nil || !strings.Contains(err.Error(), `disabled tool "zz_test_bb" is not a built-in; did you mean zz_test_b`) {
+		t.Errorf("unknown disabled name: %v", err)
+	}
+	if _, ok := r.Get("zz_test_b"); r == nil || !ok {
+		t.Error("NewBuiltin with an error must still return the other built-ins")
+	}
+}
+
+func TestRegisterBuiltinRefusesBadNames(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("RegisterBuiltin accepted an invalid name")
+		}
+	}()
+	RegisterBuiltin(&fakeTool{name: "bad name"})
+}
