@@ -1,0 +1,393 @@
+package codeindex
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// An extractor parses files and runs the tags queries. It owns one parser
+// per language and one query cursor: tree-sitter parsers and cursors are not
+// safe for concurrent use, so each goroutine has its own extractor and
+// closes it when done.
+type extractor struct {
+	parsers map[*Language]*sitter.Parser
+	skel    map[*Language]bool // parser currently has included ranges set
+	qc      *sitter.QueryCursor
+}
+
+func newExtractor() *extractor {
+	return &extractor{
+		parsers: make(map[*Language]*sitter.Parser),
+		skel:    make(map[*Language]bool),
+		qc:      sitter.NewQueryCursor(),
+	}
+}
+
+// Close frees the parsers and the cursor.
+func (x *extractor) Close() {
+	for _, p := range x.parsers {
+		p.Close()
+	}
+	x.parsers = nil
+	x.qc.Close()
+}
+
+var wholeFile = []sitter.Range{{
+	EndPoint: sitter.Point{Row: math.MaxUint32, Column: math.MaxUint32},
+	EndByte:  math.MaxUint32,
+}}
+
+// parse parses src, reusing old (already edited) when not nil. With
+// skeleton, languages that support it skip function bodies: the tree then
+// holds every declaration outside a body and nothing inside one.
+func (x *extractor) parse(ctx context.Context, l *Language, src []byte, old *sitter.Tree, skeleton bool) (*sitter.Tree, error) {
+	if err := l.load(); err != nil {
+		return nil, err
+	}
+	p := x.parsers[l]
+	if p == nil {
+		p = sitter.NewParser()
+		p.SetLanguage(l.lang)
+		x.parsers[l] = p
+	}
+	var ranges []sitter.Range
+	if skeleton && l.skeleton != nil && old == nil {
+		ranges = l.skeleton(src)
+	}
+	if ranges != nil {
+		p.SetIncludedRanges(ranges)
+		x.skel[l] = true
+	} else if x.skel[l] {
+		p.SetIncludedRanges(wholeFile)
+		x.skel[l] = false
+	}
+	return p.ParseCtx(ctx, old, src)
+}
+
+type rawDef struct {
+	name       string
+	kind       Kind
+	container  string // explicit
+	scope      bool   // a container only, not a symbol
+	pattern    uint16
+	start, end uint32 // bytes of the definition
+	rng        sitter.Range
+	nameRng    sitter.Range
+}
+
+// definitions runs the definitions query of l on tree.
+func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path string) []Symbol {
+	x.qc.Exec(l.defs, tree.RootNode())
+	var raw []rawDef
+	for {
+		m, ok := x.qc.NextMatch()
+		if !ok {
+			break
+		}
+		var d rawDef
+		var def *sitter.Node
+		named := false
+		for _, c := range m.Captures {
+			info := l.defInfo[c.Index]
+			switch info.role {
+			case capName:
+				d.nameRng = c.Node.Range()
+				d.name = trimName(src, &d.nameRng)
+				named = true
+			case capDef:
+				d.kind = info.kind
+				def = c.Node
+			case capScope:
+				d.scope = true
+				def = c.Node
+			case capContainer:
+				d.container = string(src[c.Node.StartByte():c.Node.EndByte()])
+			}
+		}
+		if !named || def == nil || d.name == "" || d.name == "_" {
+			continue
+		}
+		d.pattern = m.PatternIndex
+		d.rng = def.Range()
+		d.start, d.end = d.rng.StartByte, d.rng.EndByte
+		raw = append(raw, d)
+	}
+	if len(raw) == 0 {
+		return nil
+	}
+	// One symbol per name node: the first pattern that matched it wins.
+	sort.Slice(raw, func(i, j int) bool {
+		a, b := &raw[i], &raw[j]
+		if a.nameRng.StartByte != b.nameRng.StartByte {
+			return a.nameRng.StartByte < b.nameRng.StartByte
+		}
+		if a.scope != b.scope {
+			return b.scope // a definition before a scope on the same name
+		}
+		return a.pattern < b.pattern
+	})
+	uniq := raw[:1]
+	for _, d := range raw[1:] {
+		last := &uniq[len(uniq)-1]
+		if d.nameRng.StartByte == last.nameRng.StartByte && d.scope == last.scope {
+			continue
+		}
+		uniq = append(uniq, d)
+	}
+	raw = uniq
+	// Containers by nesting: outer definitions first.
+	sort.SliceStable(raw, func(i, j int) bool {
+		if raw[i].start != raw[j].start {
+			return raw[i].start < raw[j].start
+		}
+		return raw[i].end > raw[j].end
+	})
+	syms := make([]Symbol, 0, len(raw))
+	var stack []*rawDef
+	for i := range raw {
+		d := &raw[i]
+		for len(stack) > 0 && stack[len(stack)-1].end <= d.start {
+			stack = stack[:len(stack)-1]
+		}
+		var parent *rawDef
+		for j := len(stack) - 1; j >= 0; j-- {
+			if p := stack[j]; p.start != d.start || p.end != d.end {
+				parent = p
+				break
+			}
+		}
+		stack = append(stack, d)
+		if d.scope {
+			continue
+		}
+		kind, container := d.kind, d.container
+		if container == "" && parent != nil {
+			container = parent.name
+		}
+		switch {
+		case kind == KindFunction && parent != nil && (parent.scope || parent.kind.isContainer() && parent.kind != KindModule):
+			kind = KindMethod
+		case kind == KindMethod && parent == nil && d.container == "" && l.topMethodIsFunction:
+			kind = KindFunction
+		case kind == KindVariable && isAllCaps(d.name) && l.capsConstants:
+			kind = KindConstant
+		}
+		syms = append(syms, Symbol{
+			Name:      d.name,
+			Kind:      kind,
+			Container: container,
+			Path:      path,
+			Range:     toRange(d.rng),
+			NameRange: toRange(d.nameRng),
+			Signature: lineAt(src, d.nameRng.StartByte, d.nameRng.StartPoint.Column),
+			Doc:       docAbove(l, src, d.start, d.rng.StartPoint.Column),
+		})
+	}
+	sort.SliceStable(syms, func(i, j int) bool { return posLess(syms[i].NameRange.Start, syms[j].NameRange.Start) })
+	return syms
+}
+
+// references runs the references query of l on tree. When want is not
+// empty only references to that name are returned. Positions in defs (the
+// names of definitions) are not references.
+func (x *extractor) references(l *Language, tree *sitter.Tree, src []byte, path, want string, defs []Symbol) []Ref {
+	isDef := make(map[Pos]bool, len(defs))
+	for _, d := range defs {
+		isDef[d.NameRange.Start] = true
+	}
+	x.qc.Exec(l.refs, tree.RootNode())
+	var refs []Ref
+	seen := make(map[uint32]bool)
+	for {
+		m, ok := x.qc.NextMatch()
+		if !ok {
+			break
+		}
+		var name *sitter.Node
+		kind := KindRef
+		for _, c := range m.Captures {
+			info := l.refInfo[c.Index]
+			switch info.role {
+			case capName:
+				name = c.Node
+			case capRef:
+				kind = info.kind
+				if kind == KindType {
+					kind = KindTypeRef
+				}
+			}
+		}
+		if name == nil {
+			continue
+		}
+		s, e := name.StartByte(), name.EndByte()
+		if want != "" && (int(e-s) != len(want) || string(src[s:e]) != want) {
+			continue
+		}
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		r := toRange(name.Range())
+		if isDef[r.Start] {
+			continue
+		}
+		refs = append(refs, Ref{
+			Name:  string(src[s:e]),
+			Kind:  kind,
+			Path:  path,
+			Range: r,
+			Line:  lineAt(src, s, r.Start.Col),
+		})
+	}
+	sort.Slice(refs, func(i, j int) bool { return posLess(refs[i].Range.Start, refs[j].Range.Start) })
+	return refs
+}
+
+// trimName returns the text of r, moving r past leading white space (some
+// grammars start a node at the end of the previous line).
+func trimName(src []byte, r *sitter.Range) string {
+	b := src[r.StartByte:r.EndByte]
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		if b[0] == '\n' {
+			r.StartPoint.Row++
+			r.StartPoint.Column = 0
+		} else {
+			r.StartPoint.Column++
+		}
+		r.StartByte++
+		b = b[1:]
+	}
+	return string(bytes.TrimRight(b, " \t\r\n"))
+}
+
+func toRange(r sitter.Range) Range {
+	return Range{
+		Start: Pos{Line: r.StartPoint.Row, Col: r.StartPoint.Column},
+		End:   Pos{Line: r.EndPoint.Row, Col: r.EndPoint.Column},
+	}
+}
+
+func posLess(a, b Pos) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
+const maxSignature = 200
+
+// lineAt returns the trimmed line that holds byte off, col bytes into it.
+func lineAt(src []byte, off, col uint32) string {
+	start := off - col
+	if int(start) > len(src) {
+		return ""
+	}
+	line := src[start:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = bytes.TrimSpace(line)
+	if len(line) > maxSignature {
+		line = line[:maxSignature]
+		for len(line) > 0 && line[len(line)-1]&0xC0 == 0x80 { // keep UTF-8 whole
+			line = line[:len(line)-1]
+		}
+		if len(line) > 0 && line[len(line)-1] >= 0xC0 {
+			line = line[:len(line)-1]
+		}
+	}
+	return string(line)
+}
+
+// docAbove returns the first line of the comment block that ends on the
+// line above the definition starting at byte off (col bytes into its line).
+func docAbove(l *Language, src []byte, off, col uint32) string {
+	lineStart := int(off - col)
+	if lineStart <= 0 || lineStart > len(src) {
+		return ""
+	}
+	prev := func(end int) (line []byte, start int) { // the line ending just before end ('\n' at end-1)
+		start = bytes.LastIndexByte(src[:end-1], '\n') + 1
+		return bytes.TrimSpace(src[start : end-1]), start
+	}
+	line, start := prev(lineStart)
+	if bytes.HasSuffix(line, []byte("*/")) {
+		// A block comment: find its opening line, then the first line with text.
+		first := start
+		for !bytes.Contains(line, []byte("/*")) {
+			if start == 0 {
+				return ""
+			}
+			line, start = prev(start)
+			first = start
+		}
+		block := src[first : lineStart-1]
+		for _, ln := range bytes.Split(block, []byte("\n")) {
+			ln = bytes.TrimSpace(ln)
+			ln = bytes.TrimPrefix(ln, []byte("/**"))
+			ln = bytes.TrimPrefix(ln, []byte("/*"))
+			ln = bytes.TrimSuffix(ln, []byte("*/"))
+			ln = bytes.TrimLeft(ln, "*")
+			if ln = bytes.TrimSpace(ln); len(ln) > 0 {
+				return clip(ln)
+			}
+		}
+		return ""
+	}
+	marker := l.lineComment(line)
+	if marker == "" {
+		return ""
+	}
+	var top []byte
+	for marker != "" {
+		top = line
+		if start == 0 {
+			break
+		}
+		line, start = prev(start)
+		marker = l.lineComment(line)
+	}
+	m := l.lineComment(top)
+	return clip(bytes.TrimSpace(bytes.TrimLeft(top, m[:1])))
+}
+
+func clip(b []byte) string {
+	if len(b) > maxSignature {
+		b = b[:maxSignature]
+	}
+	return strings.ToValidUTF8(string(b), "")
+}
+
+// lineComment returns the comment marker that starts line, or "".
+func (l *Language) lineComment(line []byte) string {
+	for _, m := range l.comments {
+		if bytes.HasPrefix(line, []byte(m)) {
+			if m == "#" && (bytes.HasPrefix(line, []byte("#!")) || bytes.HasPrefix(line, []byte("#["))) {
+				return ""
+			}
+			return m
+		}
+	}
+	return ""
+}
+
+func isAllCaps(s string) bool {
+	hasUpper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			hasUpper = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return hasUpper
+}

@@ -1,0 +1,164 @@
+package codeindex
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/csharp"
+	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/lua"
+	"github.com/smacker/go-tree-sitter/php"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/ruby"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+)
+
+//go:embed queries/*.scm
+var queryFS embed.FS
+
+// A Language is one grammar with its tags query. The compiled queries are
+// shared by every goroutine (tree-sitter queries are immutable once
+// compiled); parsers and cursors are not, and live in an extractor.
+type Language struct {
+	Name       string   // "go", "python", ...
+	Extensions []string // with the dot
+	Query      string   // file name under queries/, shared by dialects (tsx uses its own)
+	grammar    func() *sitter.Language
+	comments   []string // line comment markers, longest first
+
+	// skeleton, when set, returns the ranges to parse for a definitions-only
+	// tree (function bodies left out); nil ranges mean the whole file.
+	skeleton func(src []byte) []sitter.Range
+	// topMethodIsFunction: a method outside any container is a function (Ruby).
+	topMethodIsFunction bool
+	// capsConstants: an ALL_CAPS variable is a constant (Python, Ruby, Lua).
+	capsConstants bool
+
+	once    sync.Once
+	lang    *sitter.Language
+	defs    *sitter.Query // definitions: @name, @definition.KIND, @container, @scope
+	refs    *sitter.Query // references: @name, @reference.KIND
+	err     error
+	defInfo []captureInfo // by capture id
+	refInfo []captureInfo
+}
+
+type captureInfo struct {
+	role int // capName, capDef, capContainer, capScope, capRef
+	kind Kind
+}
+
+const (
+	capOther = iota
+	capName
+	capDef
+	capContainer
+	capScope
+	capRef
+)
+
+var languages = []*Language{
+	{Name: "go", comments: []string{"//"}, Extensions: []string{".go"}, Query: "go.scm", grammar: golang.GetLanguage},
+	{Name: "python", comments: []string{"#"}, capsConstants: true, Extensions: []string{".py", ".pyi"}, Query: "python.scm", grammar: python.GetLanguage},
+	{Name: "javascript", comments: []string{"//"}, Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Query: "javascript.scm", grammar: javascript.GetLanguage},
+	{Name: "typescript", comments: []string{"//"}, Extensions: []string{".ts", ".mts", ".cts"}, Query: "typescript.scm", grammar: typescript.GetLanguage},
+	{Name: "tsx", comments: []string{"//"}, Extensions: []string{".tsx"}, Query: "tsx.scm", grammar: tsx.GetLanguage},
+	{Name: "rust", comments: []string{"//"}, Extensions: []string{".rs"}, Query: "rust.scm", grammar: rust.GetLanguage},
+	{Name: "java", comments: []string{"//"}, Extensions: []string{".java"}, Query: "java.scm", grammar: java.GetLanguage},
+	{Name: "c", comments: []string{"//"}, Extensions: []string{".c", ".h"}, Query: "c.scm", grammar: c.GetLanguage},
+	{Name: "cpp", comments: []string{"//"}, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Query: "cpp.scm", grammar: cpp.GetLanguage},
+	{Name: "csharp", comments: []string{"//"}, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},
+	{Name: "ruby", comments: []string{"#"}, topMethodIsFunction: true, Extensions: []string{".rb", ".rake", ".gemspec"}, Query: "ruby.scm", grammar: ruby.GetLanguage},
+	{Name: "php", comments: []string{"//", "#"}, Extensions: []string{".php"}, Query: "php.scm", grammar: php.GetLanguage},
+	{Name: "lua", comments: []string{"--"}, capsConstants: true, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
+}
+
+var byExt = func() map[string]*Language {
+	m := make(map[string]*Language)
+	for _, l := range languages {
+		for _, e := range l.Extensions {
+			m[e] = l
+		}
+	}
+	return m
+}()
+
+// Languages lists the indexed languages in a fixed order.
+func Languages() []*Language { return languages }
+
+// LanguageFor returns the language of a file by its extension, or nil.
+func LanguageFor(name string) *Language {
+	return byExt[strings.ToLower(path.Ext(name))]
+}
+
+// LanguageByName returns a language by its Name, or nil.
+func LanguageByName(name string) *Language {
+	for _, l := range languages {
+		if l.Name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// refsMarker separates the definition patterns of a .scm file from its
+// reference patterns, so that the cold build runs only the cheap half.
+var refsMarker = []byte(";; references")
+
+func (l *Language) load() error {
+	l.once.Do(func() {
+		src, err := queryFS.ReadFile("queries/" + l.Query)
+		if err != nil {
+			l.err = fmt.Errorf("query of %s: %w", l.Name, err)
+			return
+		}
+		defSrc, refSrc, ok := bytes.Cut(src, refsMarker)
+		if !ok {
+			l.err = fmt.Errorf("query of %s: no %q section", l.Name, refsMarker)
+			return
+		}
+		l.lang = l.grammar()
+		if l.defs, err = sitter.NewQuery(defSrc, l.lang); err != nil {
+			l.err = fmt.Errorf("definitions query of %s: %w", l.Name, err)
+			return
+		}
+		if l.refs, err = sitter.NewQuery(refSrc, l.lang); err != nil {
+			l.err = fmt.Errorf("references query of %s: %w", l.Name, err)
+			return
+		}
+		l.defInfo = captures(l.defs)
+		l.refInfo = captures(l.refs)
+	})
+	return l.err
+}
+
+func captures(q *sitter.Query) []captureInfo {
+	info := make([]captureInfo, q.CaptureCount())
+	for i := range info {
+		name := q.CaptureNameForId(uint32(i))
+		switch {
+		case name == "name":
+			info[i].role = capName
+		case name == "container":
+			info[i].role = capContainer
+		case name == "scope":
+			info[i].role = capScope
+		case strings.HasPrefix(name, "definition."):
+			info[i] = captureInfo{role: capDef, kind: kindOf(strings.TrimPrefix(name, "definition."))}
+		case strings.HasPrefix(name, "reference."):
+			info[i] = captureInfo{role: capRef, kind: kindOf(strings.TrimPrefix(name, "reference."))}
+		}
+	}
+	return info
+}

@@ -1,0 +1,115 @@
+package codeindex
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden sections of testdata")
+
+func TestQueriesCompile(t *testing.T) {
+	for _, l := range Languages() {
+		if err := l.load(); err != nil {
+			t.Errorf("%s: %v", l.Name, err)
+		}
+	}
+}
+
+// TestLanguages parses the source file of each testdata/lang/*.txtar and
+// compares its definitions and references with the "symbols" section.
+func TestLanguages(t *testing.T) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	if len(files) < len(Languages()) {
+		t.Errorf("%d language archives for %d languages", len(files), len(Languages()))
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var src *txtar.File
+			want := -1
+			for i := range ar.Files {
+				if ar.Files[i].Name == "symbols" {
+					want = i
+				} else if src == nil {
+					src = &ar.Files[i]
+				}
+			}
+			if src == nil {
+				t.Fatal("no source file")
+			}
+			l := LanguageFor(src.Name)
+			if l == nil {
+				t.Fatalf("no language for %s", src.Name)
+			}
+			got := describe(t, l, src.Name, src.Data)
+			if *update {
+				if want < 0 {
+					ar.Files = append(ar.Files, txtar.File{Name: "symbols"})
+					want = len(ar.Files) - 1
+				}
+				ar.Files[want].Data = []byte(got)
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if want < 0 {
+				t.Fatal("no symbols section (run with -update)")
+			}
+			if w := string(ar.Files[want].Data); w != got {
+				t.Errorf("symbols differ\n--- got\n%s--- want\n%s", got, w)
+			}
+		})
+	}
+}
+
+// describe lists the definitions and references of one file, a line each.
+func describe(t *testing.T, l *Language, name string, src []byte) string {
+	x := newExtractor()
+	defer x.Close()
+	tree, err := x.parse(context.Background(), l, src, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	var b bytes.Buffer
+	defs := x.definitions(l, tree, src, name)
+	for _, s := range defs {
+		q := s.Name
+		if s.Container != "" {
+			q = s.Container + "." + s.Name
+		}
+		fmt.Fprintf(&b, "def %d %s %s", s.NameRange.Start.Line+1, s.Kind, q)
+		if s.Doc != "" {
+			fmt.Fprintf(&b, " doc=%q", s.Doc)
+		}
+		b.WriteString("\n")
+	}
+	for _, r := range x.references(l, tree, src, name, "", defs) {
+		fmt.Fprintf(&b, "ref %d %s %s\n", r.Range.Start.Line+1, r.Kind, r.Name)
+	}
+	// A skeleton parse, where the language has one, finds the same definitions.
+	if l.skeleton != nil {
+		st, err := x.parse(context.Background(), l, src, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		sk := x.definitions(l, st, src, name)
+		if a, b := fmt.Sprint(sk), fmt.Sprint(defs); a != b {
+			t.Errorf("skeleton definitions differ:\n%s\nfull:\n%s", a, b)
+		}
+	}
+	return b.String()
+}

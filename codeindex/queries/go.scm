@@ -1,0 +1,41 @@
+; Go definitions: only declarations outside function bodies, like ctags.
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [(type_identifier) @container
+             (pointer_type (type_identifier) @container)
+             (generic_type type: (type_identifier) @container)
+             (pointer_type (generic_type type: (type_identifier) @container))]))
+  name: (field_identifier) @name) @definition.method
+
+(source_file (type_declaration
+  (type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct))
+(source_file (type_declaration
+  (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface))
+(source_file (type_declaration
+  (type_spec name: (type_identifier) @name) @definition.type))
+(source_file (type_declaration
+  (type_alias name: (type_identifier) @name) @definition.type))
+
+(source_file (type_declaration (type_spec
+  type: (struct_type (field_declaration_list
+    (field_declaration name: (field_identifier) @name) @definition.field)))))
+(source_file (type_declaration (type_spec
+  type: (interface_type
+    (method_elem name: (field_identifier) @name) @definition.method))))
+
+(source_file (const_declaration
+  (const_spec name: (identifier) @name) @definition.constant))
+(source_file (var_declaration
+  (var_spec name: (identifier) @name) @definition.variable))
+
+;; references
+
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (selector_expression field: (field_identifier) @name)) @reference.call
+(type_identifier) @name @reference.type
+(qualified_type name: (type_identifier) @name) @reference.type
