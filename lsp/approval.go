@@ -1,0 +1,144 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentls/agentls/registry"
+)
+
+// Answers of an approval prompt.
+const (
+	answerAllow        = "Allow"
+	answerAllowSession = "Allow for this session"
+	answerDeny         = "Deny"
+)
+
+// approvalMode is the server-level gate of a tool: the setting
+// agentls.approval.<tool>, else the default: read-only and built-in tools
+// allow, bash decides per command itself (it asks through Session.Ask),
+// any other tool (a plugin that writes) asks.
+func approvalMode(st settings, reg *registry.Registry, name string) string {
+	if m, ok := st.Approval[name]; ok {
+		return m
+	}
+	if name == "bash" {
+		return "allow"
+	}
+	t, ok := reg.Get(name)
+	if !ok || t.ReadOnly() {
+		return "allow" // an unknown tool gets the registry's own error
+	}
+	if _, builtin := registry.LookupBuiltin(name); builtin {
+		return "allow"
+	}
+	return "ask"
+}
+
+// approve applies the gate to one call; when the call may not run, res is
+// the error result the model reads.
+func (s *Server) approve(ctx context.Context, f *Folder, reg *registry.Registry, name string, args json.RawMessage) (res registry.Result, ok bool) {
+	st := defaultSettings()
+	if f != nil {
+		st = f.currentSettings()
+	} else {
+		s.mu.Lock()
+		st = s.global
+		s.mu.Unlock()
+	}
+	switch approvalMode(st, reg, name) {
+	case "allow":
+		return res, true
+	case "deny":
+		return registry.Result{IsError: true, Content: fmt.Sprintf("%s is denied by the user's settings (agentls.approval.%s = \"deny\"); do not call it again, and tell the user what you wanted to do instead", name, name)}, false
+	}
+	if st.ClientConfirms {
+		return res, true
+	}
+	question := fmt.Sprintf("Allow agentls to run %s%s?", name, callSummary(args))
+	allowed, err := s.ask(ctx, f, name, question)
+	if err != nil {
+		return registry.Result{IsError: true, Content: fmt.Sprintf("%s was not run: %v", name, err)}, false
+	}
+	if !allowed {
+		return registry.Result{IsError: true, Content: fmt.Sprintf("the user denied %s; do not retry it unchanged, ask the user how to proceed", name)}, false
+	}
+	return res, true
+}
+
+// callSummary names what a call acts on, for the prompt.
+func callSummary(args json.RawMessage) string {
+	var a map[string]any
+	json.Unmarshal(args, &a)
+	for _, key := range []string{"command", "path", "source", "url", "shell_id"} {
+		if v, ok := a[key].(string); ok && v != "" {
+			if len(v) > 200 {
+				v = v[:200] + "…"
+			}
+			return ": `" + v + "`"
+		}
+	}
+	return ""
+}
+
+// askSession is the folder session's Ask (bash asks per command through it).
+func (s *Server) askSession(ctx context.Context, f *Folder, question string) (bool, error) {
+	if f.currentSettings().ClientConfirms {
+		return true, nil
+	}
+	return s.ask(ctx, f, question, question)
+}
+
+var errNoAnswer = errors.New("the user did not answer the approval prompt in time")
+
+// ask puts question to the user with window/showMessageRequest. key is
+// what "Allow for this session" remembers (a tool name or a question).
+func (s *Server) ask(ctx context.Context, f *Folder, key, question string) (bool, error) {
+	if f != nil {
+		f.allowMu.Lock()
+		ok := f.allowed[key]
+		f.allowMu.Unlock()
+		if ok {
+			return true, nil
+		}
+	}
+	actx, cancel := context.WithTimeout(ctx, s.opts.AskTimeout)
+	defer cancel()
+	var answer *struct {
+		Title string `json:"title"`
+	}
+	err := s.conn.Call(actx, "window/showMessageRequest", map[string]any{
+		"type":    3,
+		"message": question,
+		"actions": []any{
+			map[string]string{"title": answerAllow},
+			map[string]string{"title": answerAllowSession},
+			map[string]string{"title": answerDeny},
+		},
+	}, &answer)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return false, ctx.Err()
+	case err != nil && errors.Is(err, context.DeadlineExceeded):
+		return false, fmt.Errorf("%w (%s)", errNoAnswer, s.opts.AskTimeout)
+	case err != nil:
+		return false, fmt.Errorf("cannot ask the user for approval: %v", err)
+	case answer == nil:
+		return false, nil // dismissed
+	}
+	switch strings.TrimSpace(answer.Title) {
+	case answerAllow:
+		return true, nil
+	case answerAllowSession:
+		if f != nil {
+			f.allowMu.Lock()
+			f.allowed[key] = true
+			f.allowMu.Unlock()
+		}
+		return true, nil
+	}
+	return false, nil
+}

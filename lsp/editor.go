@@ -1,0 +1,265 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// editor is the workspace.Editor of one folder: writes of files open in the
+// client go into their buffers as workspace/applyEdit (versioned, so a stale
+// edit is refused and the user can undo it); other files go to disk.
+type editor struct {
+	s *Server
+	f *Folder
+}
+
+var _ workspace.Editor = (*editor)(nil)
+
+func (e *editor) disk() workspace.DiskEditor { return workspace.DiskEditor{WS: e.f.WS} }
+
+type applyResult struct {
+	Applied       bool   `json:"applied"`
+	FailureReason string `json:"failureReason"`
+}
+
+func (e *editor) applyEdit(ctx context.Context, label string, edit map[string]any) (applyResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, e.s.opts.ApplyEditTimeout)
+	defer cancel()
+	var res applyResult
+	err := e.s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res)
+	if err != nil {
+		return res, fmt.Errorf("the editor did not answer the edit: %w", err)
+	}
+	return res, nil
+}
+
+func (e *editor) Write(ctx context.Context, req workspace.WriteRequest) (workspace.WriteResult, error) {
+	d, open := e.s.docByPath(req.Abs)
+	buf, inOverlay := e.f.WS.Buffer(req.Abs)
+	c := e.s.clientCaps()
+	if !open || !inOverlay {
+		return e.disk().Write(ctx, req)
+	}
+	rel := e.f.WS.Rel(req.Abs)
+	if !c.applyEdit {
+		res, err := e.disk().Write(ctx, req)
+		if err == nil {
+			res.Note = joinNote(res.Note, fmt.Sprintf("%s is open in the editor, which does not accept edits from agentls; the change was written to disk", rel))
+		}
+		return res, err
+	}
+	if req.Version >= 0 && req.Version != buf.Version {
+		return workspace.WriteResult{}, fmt.Errorf("the editor buffer of %s changed since you read it (version %d, you read version %d); read it again", rel, buf.Version, req.Version)
+	}
+	newText := req.Text
+	if strings.Contains(buf.Text, "\r\n") && !strings.Contains(newText, "\r\n") {
+		newText = strings.ReplaceAll(newText, "\n", "\r\n")
+	}
+	start, oldEnd, newEnd := diffBounds(buf.Text, newText)
+	if start == oldEnd && start == newEnd {
+		return workspace.WriteResult{InBuffer: true, Saved: !buf.Dirty, Note: "the buffer already had this text"}, nil
+	}
+	te := map[string]any{
+		"range": Range{
+			Start: positionOf(buf.Text, start, c.enc),
+			End:   positionOf(buf.Text, oldEnd, c.enc),
+		},
+		"newText": newText[start:newEnd],
+	}
+	var edit map[string]any
+	if c.documentChanges {
+		edit = map[string]any{"documentChanges": []any{map[string]any{
+			"textDocument": map[string]any{"uri": d.uri, "version": buf.Version},
+			"edits":        []any{te},
+		}}}
+	} else {
+		edit = map[string]any{"changes": map[string]any{d.uri: []any{te}}}
+	}
+	res, err := e.applyEdit(ctx, "agentls: edit "+rel, edit)
+	if err != nil {
+		return workspace.WriteResult{}, err
+	}
+	if !res.Applied {
+		reason := ""
+		if res.FailureReason != "" {
+			reason = " (" + res.FailureReason + ")"
+		}
+		return workspace.WriteResult{}, fmt.Errorf("the editor refused the edit of %s%s: its buffer changed; read it again", rel, reason)
+	}
+	wctx, cancel := context.WithTimeout(ctx, e.s.opts.ApplyEditTimeout)
+	err = e.f.WS.WaitVersion(wctx, req.Abs, buf.Version+1)
+	cancel()
+	if err != nil {
+		return workspace.WriteResult{InBuffer: true}, fmt.Errorf("the editor applied the edit of %s but did not report the new buffer in time; read it again before editing it", rel)
+	}
+	out := workspace.WriteResult{InBuffer: true}
+	st := e.f.currentSettings()
+	switch {
+	case buf.Dirty:
+		out.Note = fmt.Sprintf("the change is in the editor buffer of %s, which has unsaved changes of the user; it is not on disk yet", rel)
+	case !c.saveDocument || !st.SaveAfterEdit:
+		out.Note = fmt.Sprintf("the change is in the editor buffer of %s; it is not saved to disk", rel)
+	default:
+		saved, err := e.save(ctx, d.uri)
+		if err != nil || !saved {
+			why := "the editor did not save it"
+			if err != nil {
+				why = err.Error()
+			}
+			out.Note = fmt.Sprintf("the change is in the editor buffer of %s but not on disk: %s", rel, why)
+		} else {
+			out.Saved = true
+		}
+	}
+	return out, nil
+}
+
+// save asks the client to save a buffer (agentls/saveDocument).
+func (e *editor) save(ctx context.Context, uri string) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, e.s.opts.ApplyEditTimeout)
+	defer cancel()
+	var res struct {
+		Saved bool `json:"saved"`
+	}
+	if err := e.s.conn.Call(ctx, "agentls/saveDocument", map[string]any{"uri": uri}, &res); err != nil {
+		return false, fmt.Errorf("saving failed: %w", err)
+	}
+	return res.Saved, nil
+}
+
+// diffBounds finds the one span that differs: a[start:aEnd] becomes
+// b[start:bEnd]. The span starts and ends on character boundaries and
+// never between "\r" and "\n".
+func diffBounds(a, b string) (start, aEnd, bEnd int) {
+	n := min(len(a), len(b))
+	for start < n && a[start] == b[start] {
+		start++
+	}
+	for start > 0 && (start < len(a) && !utf8.RuneStart(a[start]) || start < len(b) && !utf8.RuneStart(b[start])) {
+		start--
+	}
+	if start > 0 && a[start-1] == '\r' && (start < len(a) && a[start] == '\n' || start < len(b) && b[start] == '\n') {
+		start--
+	}
+	sfx := 0
+	for sfx < len(a)-start && sfx < len(b)-start && a[len(a)-1-sfx] == b[len(b)-1-sfx] {
+		sfx++
+	}
+	for sfx > 0 && !utf8.RuneStart(a[len(a)-sfx]) {
+		sfx--
+	}
+	if sfx > 0 && a[len(a)-sfx] == '\n' && len(a)-sfx > 0 && a[len(a)-sfx-1] == '\r' {
+		sfx--
+	}
+	return start, len(a) - sfx, len(b) - sfx
+}
+
+// openUnder lists the open documents at path or below it.
+func (e *editor) openUnder(path string) []document {
+	e.s.mu.Lock()
+	defer e.s.mu.Unlock()
+	var out []document
+	for _, d := range e.s.docs {
+		if d.path == path || strings.HasPrefix(d.path, path+string(filepath.Separator)) {
+			out = append(out, *d)
+		}
+	}
+	return out
+}
+
+func (e *editor) resourceOp(kind string) bool {
+	c := e.s.clientCaps()
+	return c.applyEdit && c.documentChanges && slices.Contains(c.resourceOps, kind)
+}
+
+func (e *editor) Rename(ctx context.Context, from, to string, overwrite bool) (string, error) {
+	open := e.openUnder(from)
+	if len(open) == 0 {
+		return e.disk().Rename(ctx, from, to, overwrite)
+	}
+	if !e.resourceOp("rename") {
+		note, err := e.disk().Rename(ctx, from, to, overwrite)
+		if err == nil {
+			note = joinNote(note, fmt.Sprintf("%s is open in the editor, which cannot follow the move: its buffer still shows the old path", e.f.WS.Rel(from)))
+		}
+		return note, err
+	}
+	if _, err := os.Lstat(to); err == nil && !overwrite {
+		return "", fmt.Errorf("%s already exists; pass overwrite to replace it", e.f.WS.Rel(to))
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return "", fmt.Errorf("creating the parent of %s: %w", e.f.WS.Rel(to), err)
+	}
+	op := map[string]any{"kind": "rename", "oldUri": pathToURI(from), "newUri": pathToURI(to)}
+	if overwrite {
+		op["options"] = map[string]any{"overwrite": true}
+	}
+	res, err := e.applyEdit(ctx, "agentls: move "+e.f.WS.Rel(from), map[string]any{"documentChanges": []any{op}})
+	if err != nil {
+		return "", err
+	}
+	if !res.Applied {
+		return "", fmt.Errorf("the editor refused to move %s: %s", e.f.WS.Rel(from), res.FailureReason)
+	}
+	e.f.WS.NotifyChanged(from)
+	e.f.WS.NotifyChanged(to)
+	return "moved through the editor; its open buffer follows the file", nil
+}
+
+func (e *editor) Delete(ctx context.Context, abs string, recursive bool) (string, error) {
+	open := e.openUnder(abs)
+	if len(open) == 0 {
+		return e.disk().Delete(ctx, abs, recursive)
+	}
+	rel := e.f.WS.Rel(abs)
+	if !e.resourceOp("delete") {
+		note, err := e.disk().Delete(ctx, abs, recursive)
+		if err == nil {
+			note = joinNote(note, fmt.Sprintf("%s was open in the editor: its buffer still holds the text", rel))
+		}
+		return note, err
+	}
+	if rel == "." || rel == ".git" || strings.HasPrefix(rel, ".git/") {
+		return "", fmt.Errorf("refusing to delete %s", rel)
+	}
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return "", fmt.Errorf("%s does not exist", rel)
+	}
+	if fi.IsDir() && !recursive {
+		return "", fmt.Errorf("%s is a directory; pass recursive to delete it", rel)
+	}
+	op := map[string]any{"kind": "delete", "uri": pathToURI(abs)}
+	if recursive {
+		op["options"] = map[string]any{"recursive": true}
+	}
+	res, err := e.applyEdit(ctx, "agentls: delete "+rel, map[string]any{"documentChanges": []any{op}})
+	if err != nil {
+		return "", err
+	}
+	if !res.Applied {
+		return "", fmt.Errorf("the editor refused to delete %s: %s", rel, res.FailureReason)
+	}
+	e.f.WS.NotifyChanged(abs)
+	return "deleted through the editor, which closed its buffer", nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func (s *Server) clientCaps() clientInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client
+}

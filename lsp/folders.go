@@ -1,0 +1,249 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/agentls/agentls/registry"
+	"github.com/agentls/agentls/workspace"
+)
+
+// Folder is one workspace folder of the session: its workspace, the agent
+// session that travels with every tool call, and the folder's registry.
+type Folder struct {
+	URI     string
+	Name    string
+	WS      *workspace.Workspace
+	Session *workspace.Session
+
+	reg      atomic.Pointer[registry.Registry]
+	settings atomic.Pointer[settings]
+	cfgSeq   atomic.Uint64
+
+	allowMu sync.Mutex
+	allowed map[string]bool // "Allow for this session" answers, by tool name or question
+
+	closers []func()
+}
+
+// Registry is the folder's current tool registry.
+func (f *Folder) Registry() *registry.Registry { return f.reg.Load() }
+
+func (f *Folder) currentSettings() settings { return *f.settings.Load() }
+
+// addFolder starts a session for wf; a folder that cannot be opened is
+// reported to the user and skipped.
+func (s *Server) addFolder(wf workspaceFolder) {
+	path, ok := uriToPath(wf.URI)
+	if !ok {
+		s.showMessage(1, "agentls: workspace folder %s is not a file URI; it is ignored", wf.URI)
+		return
+	}
+	s.mu.Lock()
+	for _, f := range s.folders {
+		if f.URI == wf.URI {
+			s.mu.Unlock()
+			return
+		}
+	}
+	global := s.global
+	s.mu.Unlock()
+
+	ws, err := workspace.New(path)
+	if err != nil {
+		s.showMessage(1, "agentls: cannot open workspace folder %s: %v", path, err)
+		return
+	}
+	f := &Folder{URI: wf.URI, Name: wf.Name, WS: ws, allowed: make(map[string]bool)}
+	sess, err := workspace.NewSession(ws, &editor{s: s, f: f}, workspace.NewReadTracker())
+	if err != nil {
+		s.showMessage(1, "agentls: cannot start a session for %s: %v", path, err)
+		return
+	}
+	f.Session = sess
+	sess.Ask = func(ctx context.Context, question string) (bool, error) { return s.askSession(ctx, f, question) }
+	s.applySettings(f, global)
+
+	s.mu.Lock()
+	s.folders = append(s.folders, f)
+	// Documents opened before this folder, and those of an enclosing
+	// folder, now belong to it.
+	for _, d := range s.docs {
+		if d.path == "" || !ws.Contains(d.path) {
+			continue
+		}
+		if d.folder != nil && len(d.folder.WS.Root()) >= len(ws.Root()) {
+			continue
+		}
+		if d.folder != nil {
+			d.folder.WS.Close(d.path)
+		}
+		d.folder = f
+		ws.Open(d.path, d.version, d.text)
+	}
+	s.mu.Unlock()
+	for _, ext := range s.opts.Extensions {
+		if closed := ext.FolderOpened(f); closed != nil {
+			f.closers = append(f.closers, closed)
+		}
+	}
+	s.log.Info("folder added", "uri", f.URI, "root", ws.Root())
+}
+
+// removeFolder ends the folder's session; its open documents move to an
+// enclosing folder if there is one.
+func (s *Server) removeFolder(uri string) {
+	s.mu.Lock()
+	i := slices.IndexFunc(s.folders, func(f *Folder) bool { return f.URI == uri })
+	if i < 0 {
+		s.mu.Unlock()
+		return
+	}
+	f := s.folders[i]
+	s.folders = slices.Delete(s.folders, i, i+1)
+	for _, d := range s.docs {
+		if d.folder != f {
+			continue
+		}
+		d.folder = s.folderForLocked(d.path)
+		if d.folder != nil {
+			d.folder.WS.Open(d.path, d.version, d.text)
+		}
+	}
+	s.mu.Unlock()
+	s.closeFolder(f)
+}
+
+func (s *Server) closeFolder(f *Folder) {
+	for _, c := range slices.Backward(f.closers) {
+		c()
+	}
+	if err := f.Session.Close(); err != nil {
+		s.log.Info("closing session", "uri", f.URI, "err", err)
+	}
+	s.log.Info("folder closed", "uri", f.URI)
+}
+
+func (s *Server) closeFolders() {
+	s.mu.Lock()
+	folders := s.folders
+	s.folders = nil
+	s.mu.Unlock()
+	for _, f := range folders {
+		s.closeFolder(f)
+	}
+}
+
+// folderForLocked is the innermost folder containing path. s.mu must be held.
+func (s *Server) folderForLocked(path string) *Folder {
+	var best *Folder
+	for _, f := range s.folders {
+		if f.WS.Contains(path) && (best == nil || len(f.WS.Root()) > len(best.WS.Root())) {
+			best = f
+		}
+	}
+	return best
+}
+
+// Folders lists the open folders in the order they were added.
+func (s *Server) Folders() []*Folder {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.folders)
+}
+
+// route picks the folder for a command: the folder named by workspace (a
+// folder URI), else the innermost folder containing pathArg when it is
+// absolute, else the first folder. ok is false only when workspace names
+// no open folder.
+func (s *Server) route(workspaceURI, pathArg string) (f *Folder, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if workspaceURI != "" {
+		want := strings.TrimSuffix(workspaceURI, "/")
+		wantPath, isFile := uriToPath(workspaceURI)
+		for _, f := range s.folders {
+			if strings.TrimSuffix(f.URI, "/") == want {
+				return f, true
+			}
+			if isFile && f.WS.Root() == wantPath {
+				return f, true
+			}
+		}
+		return nil, false
+	}
+	if pathArg != "" {
+		if p, isURI := uriToPath(pathArg); isURI {
+			pathArg = p
+		}
+		if filepath.IsAbs(pathArg) {
+			if f := s.folderForLocked(pathArg); f != nil {
+				return f, true
+			}
+		}
+	}
+	if len(s.folders) > 0 {
+		return s.folders[0], true
+	}
+	return nil, true
+}
+
+func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) {
+	var p struct {
+		Event struct {
+			Added   []workspaceFolder `json:"added"`
+			Removed []workspaceFolder `json:"removed"`
+		} `json:"event"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		s.log.Info("bad didChangeWorkspaceFolders", "err", err)
+		return
+	}
+	for _, wf := range p.Event.Removed {
+		s.removeFolder(wf.URI)
+	}
+	s.mu.Lock()
+	pull := s.client.configuration
+	s.mu.Unlock()
+	for _, wf := range p.Event.Added {
+		s.addFolder(wf)
+		if pull {
+			s.mu.Lock()
+			var f *Folder
+			if i := slices.IndexFunc(s.folders, func(f *Folder) bool { return f.URI == wf.URI }); i >= 0 {
+				f = s.folders[i]
+			}
+			s.mu.Unlock()
+			if f != nil {
+				s.pullSettings(f)
+			}
+		}
+	}
+}
+
+// applySettings makes st the folder's settings: the registry is rebuilt
+// when the disabled list changed, and the session sees the raw object.
+func (s *Server) applySettings(f *Folder, st settings) {
+	old := f.settings.Load()
+	if old == nil || !slices.Equal(old.Disabled, st.Disabled) || f.reg.Load() == nil {
+		reg, err := registry.NewBuiltin(st.Disabled...)
+		if err != nil {
+			s.showMessage(2, "agentls: %v", err)
+		}
+		f.reg.Store(reg)
+	}
+	f.settings.Store(&st)
+	setSessionSettings(f.Session, st.Raw)
+}
+
+// setSessionSettings hands the raw settings object to the session's tools.
+// TODO(workspace): Session.Settings is a plain field; a change of settings
+// while a tool reads it is a data race until the session guards it.
+func setSessionSettings(sess *workspace.Session, raw json.RawMessage) {
+	sess.Settings = raw
+}

@@ -1,0 +1,173 @@
+package lsp
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+)
+
+// The commands of the wire contract (docs/PROTOCOL.md).
+const (
+	cmdListTools   = "agentls.listTools"
+	cmdCallTool    = "agentls.callTool"
+	cmdCallTools   = "agentls.callTools"
+	cmdIndexStatus = "agentls.indexStatus"
+)
+
+// clientInfo is what the server uses of the client's capabilities.
+type clientInfo struct {
+	enc               posEncoding
+	applyEdit         bool
+	documentChanges   bool
+	resourceOps       []string // "create", "rename", "delete"
+	configuration     bool
+	workspaceFolders  bool
+	workDoneProgress  bool
+	saveDocument      bool // experimental.agentls.saveDocument
+	watchedFilesDynam bool
+	name              string
+}
+
+// initializeParams holds the fields of InitializeParams the server reads,
+// decoded here because go.lsp.dev/protocol v0.12.0 has no positionEncodings.
+type initializeParams struct {
+	RootURI          string            `json:"rootUri"`
+	RootPath         string            `json:"rootPath"`
+	WorkspaceFolders []workspaceFolder `json:"workspaceFolders"`
+	InitOptions      json.RawMessage   `json:"initializationOptions"`
+	ClientInfo       *struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"clientInfo"`
+	Capabilities struct {
+		General struct {
+			PositionEncodings []string `json:"positionEncodings"`
+		} `json:"general"`
+		Workspace struct {
+			ApplyEdit     bool `json:"applyEdit"`
+			WorkspaceEdit struct {
+				DocumentChanges    bool     `json:"documentChanges"`
+				ResourceOperations []string `json:"resourceOperations"`
+			} `json:"workspaceEdit"`
+			Configuration         bool `json:"configuration"`
+			WorkspaceFolders      bool `json:"workspaceFolders"`
+			DidChangeWatchedFiles struct {
+				DynamicRegistration bool `json:"dynamicRegistration"`
+			} `json:"didChangeWatchedFiles"`
+		} `json:"workspace"`
+		Window struct {
+			WorkDoneProgress bool `json:"workDoneProgress"`
+		} `json:"window"`
+		Experimental struct {
+			Agentls struct {
+				SaveDocument bool `json:"saveDocument"`
+			} `json:"agentls"`
+		} `json:"experimental"`
+	} `json:"capabilities"`
+}
+
+type workspaceFolder struct {
+	URI  string `json:"uri"`
+	Name string `json:"name"`
+}
+
+func (s *Server) initialize(raw json.RawMessage) (any, error) {
+	var p initializeParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	c := clientInfo{enc: encUTF16}
+	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {
+		c.enc = encUTF8
+	}
+	w := p.Capabilities.Workspace
+	c.applyEdit = w.ApplyEdit
+	c.documentChanges = w.WorkspaceEdit.DocumentChanges
+	c.resourceOps = w.WorkspaceEdit.ResourceOperations
+	c.configuration = w.Configuration
+	c.workspaceFolders = w.WorkspaceFolders
+	c.watchedFilesDynam = w.DidChangeWatchedFiles.DynamicRegistration
+	c.workDoneProgress = p.Capabilities.Window.WorkDoneProgress
+	c.saveDocument = p.Capabilities.Experimental.Agentls.SaveDocument
+	if p.ClientInfo != nil {
+		c.name = p.ClientInfo.Name
+	}
+
+	global, problems := parseSettings(unwrapSection(p.InitOptions), s.log)
+
+	folders := p.WorkspaceFolders
+	if len(folders) == 0 && p.RootURI != "" {
+		folders = []workspaceFolder{{URI: p.RootURI}}
+	}
+	if len(folders) == 0 && p.RootPath != "" {
+		folders = []workspaceFolder{{URI: pathToURI(p.RootPath)}}
+	}
+
+	s.mu.Lock()
+	s.client = c
+	s.global = global
+	s.state = stateInitialized
+	s.mu.Unlock()
+	for _, msg := range problems {
+		s.showMessage(2, "agentls settings: %s", msg)
+	}
+	for _, wf := range folders {
+		s.addFolder(wf)
+	}
+	s.log.Info("initialized", "client", c.name, "positionEncoding", c.enc.String(), "folders", len(folders))
+
+	commands := make([]string, 0, len(s.commands))
+	for name := range s.commands {
+		commands = append(commands, name)
+	}
+	sort.Strings(commands)
+	caps := map[string]any{
+		"positionEncoding": c.enc.String(),
+		"textDocumentSync": map[string]any{
+			"openClose": true,
+			"change":    2, // incremental
+			"save":      map[string]any{"includeText": false},
+		},
+		"executeCommandProvider": map[string]any{"commands": commands},
+		"workspace": map[string]any{
+			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
+		},
+	}
+	for _, ext := range s.opts.Extensions {
+		ext.Capabilities(caps)
+	}
+	return map[string]any{
+		"capabilities": caps,
+		"serverInfo":   map[string]any{"name": "agentls", "version": s.opts.Version},
+	}, nil
+}
+
+// initialized pulls each folder's configuration when the client offers it
+// and registers for file change notifications.
+func (s *Server) initialized() {
+	s.mu.Lock()
+	c := s.client
+	folders := slices.Clone(s.folders)
+	s.mu.Unlock()
+	if c.configuration {
+		for _, f := range folders {
+			s.pullSettings(f)
+		}
+	}
+	if c.watchedFilesDynam {
+		s.goOwned(func() {
+			err := s.conn.Call(s.ctx, "client/registerCapability", map[string]any{
+				"registrations": []any{map[string]any{
+					"id":     "agentls-watch",
+					"method": "workspace/didChangeWatchedFiles",
+					"registerOptions": map[string]any{
+						"watchers": []any{map[string]any{"globPattern": "**/*"}},
+					},
+				}},
+			}, nil)
+			if err != nil {
+				s.log.Info("file watching not registered", "err", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,392 @@
+// Package lsp is agentls's language server: the lifecycle, document sync
+// into each folder's overlay, one workspace session and tool registry per
+// workspace folder, the tool commands, edits of open files through the
+// editor, approvals, progress and cancellation.
+//
+// The transport is lsp/internal/wire. The read loop applies notifications in
+// arrival order and never waits on the client; every request but initialize
+// runs on its own goroutine, with its own context, behind a limit.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/agentls/agentls/lsp/internal/wire"
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	Logger  *slog.Logger // nil: discard
+	Version string       // serverInfo.version
+
+	MaxConcurrent int // requests running at once; default 32
+
+	// Timeouts; zero means the default in parentheses.
+	ApplyEditTimeout time.Duration // workspace/applyEdit answer and the didChange that follows (10s)
+	AskTimeout       time.Duration // an approval prompt (60s)
+	ProgressDelay    time.Duration // a call without a token gets server-created progress after (1s)
+	ShutdownWait     time.Duration // shutdown waits this long for running requests, then cancels them (5s)
+
+	// Extension points for the code index and navigation (see Extension).
+	Extensions []Extension
+}
+
+// Extension adds behaviour to the server without the server knowing it:
+// the code index adds agentls.indexStatus and navigation this way.
+type Extension interface {
+	// Capabilities may add fields to the server capabilities of the
+	// initialize result.
+	Capabilities(caps map[string]any)
+	// Commands are added to workspace/executeCommand and to
+	// executeCommandProvider.commands.
+	Commands() map[string]CommandFunc
+	// Methods are extra request handlers (e.g. textDocument/definition).
+	Methods() map[string]MethodFunc
+	// FolderOpened is called when a folder's session starts; the returned
+	// function (may be nil) is called when it ends.
+	FolderOpened(f *Folder) (closed func())
+}
+
+// CommandFunc runs a command on the folder it routes to (nil when no folder
+// is open). arg is the command's argument object.
+type CommandFunc func(ctx context.Context, f *Folder, arg json.RawMessage) (any, error)
+
+// MethodFunc handles one request method. Return a *wire.Error (see
+// InvalidParams) for a protocol error.
+type MethodFunc func(ctx context.Context, s *Server, params json.RawMessage) (any, error)
+
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateInitialized
+	stateShutdown
+)
+
+// Server is one LSP connection. Create it with New and run it with Run.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	conn *wire.Conn
+
+	ctx    context.Context // cancelled when the server stops
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // every goroutine the server starts
+	reqs   sync.WaitGroup // running requests
+	sem    chan struct{}
+
+	methods  map[string]MethodFunc
+	commands map[string]CommandFunc
+
+	mu       sync.Mutex
+	state    lifecycle
+	inflight map[string]*inflight // by wire.IDKey
+	client   clientInfo
+	global   settings // from initializationOptions and pushed configuration
+	folders  []*Folder
+	docs     map[string]*document // by URI as the client spelled it
+	exited   bool
+
+	progressSeq uint64
+	askSeq      uint64
+}
+
+type inflight struct {
+	cancel    context.CancelFunc
+	cancelled bool // by $/cancelRequest
+}
+
+// New makes a server.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = 32
+	}
+	if opts.ApplyEditTimeout <= 0 {
+		opts.ApplyEditTimeout = 10 * time.Second
+	}
+	if opts.AskTimeout <= 0 {
+		opts.AskTimeout = 60 * time.Second
+	}
+	if opts.ProgressDelay <= 0 {
+		opts.ProgressDelay = time.Second
+	}
+	if opts.ShutdownWait <= 0 {
+		opts.ShutdownWait = 5 * time.Second
+	}
+	s := &Server{
+		opts:     opts,
+		log:      opts.Logger,
+		sem:      make(chan struct{}, opts.MaxConcurrent),
+		inflight: make(map[string]*inflight),
+		docs:     make(map[string]*document),
+		global:   defaultSettings(),
+	}
+	s.methods = map[string]MethodFunc{
+		"workspace/executeCommand": func(ctx context.Context, s *Server, p json.RawMessage) (any, error) { return s.executeCommand(ctx, p) },
+	}
+	s.commands = map[string]CommandFunc{
+		cmdListTools: nil, // handled by executeCommand; listed here for the capability
+		cmdCallTool:  nil,
+		cmdCallTools: nil,
+	}
+	for _, ext := range opts.Extensions {
+		for name, h := range ext.Commands() {
+			s.commands[name] = h
+		}
+		for name, h := range ext.Methods() {
+			s.methods[name] = h
+		}
+	}
+	return s
+}
+
+// Run serves one connection until the client sends exit or the stream ends,
+// and returns the process exit status the protocol asks for: 0 after
+// shutdown, 1 otherwise. Before it returns, every request is cancelled,
+// every goroutine the server started has ended, and every folder session is
+// closed (which ends its background processes).
+func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	s.conn = wire.NewConn(r, w, c)
+	stop := context.AfterFunc(s.ctx, func() { s.conn.Close() })
+	defer stop()
+	err := s.conn.Run(s.handle)
+	if err != nil {
+		s.log.Error("connection ended", "err", err)
+	}
+	s.cancel()
+	s.conn.Close()
+	s.wg.Wait()
+	s.closeFolders()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exited && s.state == stateShutdown {
+		return 0
+	}
+	return 1
+}
+
+// Client is the connection to the editor, for extensions that send
+// notifications or requests of their own.
+func (s *Server) Client() *wire.Conn { return s.conn }
+
+// handle runs on the read loop: it must not wait on the client.
+func (s *Server) handle(m *wire.Message) {
+	if m.IsNotification() {
+		s.notification(m)
+		return
+	}
+	s.request(m)
+}
+
+func (s *Server) notification(m *wire.Message) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic in notification", "method", m.Method, "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	if m.Method == "exit" {
+		s.mu.Lock()
+		s.exited = true
+		s.mu.Unlock()
+		s.conn.Close()
+		return
+	}
+	if m.Method == "$/cancelRequest" {
+		var p struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && len(p.ID) > 0 {
+			s.mu.Lock()
+			if in, ok := s.inflight[wire.IDKey(p.ID)]; ok {
+				in.cancelled = true
+				in.cancel()
+			}
+			s.mu.Unlock()
+		}
+		return
+	}
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	if state != stateInitialized {
+		s.log.Debug("notification dropped outside initialized state", "method", m.Method)
+		return
+	}
+	switch m.Method {
+	case "initialized":
+		s.initialized()
+	case "textDocument/didOpen":
+		s.didOpen(m.Params)
+	case "textDocument/didChange":
+		s.didChange(m.Params)
+	case "textDocument/didSave":
+		s.didSave(m.Params)
+	case "textDocument/didClose":
+		s.didClose(m.Params)
+	case "workspace/didChangeWorkspaceFolders":
+		s.didChangeWorkspaceFolders(m.Params)
+	case "workspace/didChangeConfiguration":
+		s.didChangeConfiguration(m.Params)
+	case "workspace/didChangeWatchedFiles":
+		s.didChangeWatchedFiles(m.Params)
+	default:
+		s.log.Debug("notification ignored", "method", m.Method)
+	}
+}
+
+func (s *Server) request(m *wire.Message) {
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	switch {
+	case m.Method == "initialize":
+		if state != stateNew {
+			s.conn.Reply(m.ID, nil, wire.Errorf(wire.CodeInvalidRequest, "initialize was already received"))
+			return
+		}
+		res, err := s.initialize(m.Params)
+		s.conn.Reply(m.ID, res, err)
+		return
+	case state == stateNew:
+		s.conn.Reply(m.ID, nil, wire.Errorf(wire.CodeServerNotInitialized, "the server is not initialized: send initialize first"))
+		return
+	case state == stateShutdown:
+		s.conn.Reply(m.ID, nil, wire.Errorf(wire.CodeInvalidRequest, "the server is shutting down"))
+		return
+	case m.Method == "shutdown":
+		s.mu.Lock()
+		s.state = stateShutdown
+		s.mu.Unlock()
+		s.goOwned(func() { s.conn.Reply(m.ID, nil, s.shutdown()) })
+		return
+	}
+	h, ok := s.methods[m.Method]
+	if !ok {
+		s.conn.Reply(m.ID, nil, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", m.Method))
+		return
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	key := wire.IDKey(m.ID)
+	in := &inflight{cancel: cancel}
+	s.mu.Lock()
+	if _, dup := s.inflight[key]; dup {
+		s.mu.Unlock()
+		cancel()
+		s.conn.Reply(m.ID, nil, wire.Errorf(wire.CodeInvalidRequest, "request id %s is already in use", m.ID))
+		return
+	}
+	s.inflight[key] = in
+	s.mu.Unlock()
+	s.reqs.Add(1)
+	s.goOwned(func() {
+		defer s.reqs.Done()
+		defer cancel()
+		res, err := s.run(ctx, m.Method, h, m.Params)
+		s.mu.Lock()
+		delete(s.inflight, key)
+		cancelled := in.cancelled
+		s.mu.Unlock()
+		if cancelled {
+			res, err = nil, wire.Errorf(wire.CodeRequestCancelled, "request cancelled")
+		}
+		if err := s.conn.Reply(m.ID, res, err); err != nil {
+			s.log.Debug("reply not sent", "method", m.Method, "err", err)
+		}
+	})
+}
+
+// run runs one handler behind the concurrency limit, turning a panic into
+// an internal error.
+func (s *Server) run(ctx context.Context, method string, h MethodFunc, params json.RawMessage) (res any, err error) {
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	case <-ctx.Done():
+		return nil, wire.Errorf(wire.CodeRequestCancelled, "request cancelled")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic in request", "method", method, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, wire.Errorf(wire.CodeInternalError, "internal error in %s: %v", method, r)
+		}
+	}()
+	start := time.Now()
+	res, err = h(ctx, s, params)
+	s.log.Debug("request", "method", method, "duration", time.Since(start), "err", err)
+	if err != nil {
+		var we *wire.Error
+		if !errors.As(err, &we) {
+			err = wire.Errorf(wire.CodeRequestFailed, "%s: %v", method, err)
+		}
+	}
+	return res, err
+}
+
+// goOwned starts fn on a goroutine that Run waits for.
+func (s *Server) goOwned(fn func()) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("panic in server goroutine", "panic", r, "stack", string(debug.Stack()))
+			}
+		}()
+		fn()
+	}()
+}
+
+// shutdown waits for running requests (bounded), cancels what is left and
+// closes every folder session.
+func (s *Server) shutdown() error {
+	idle := make(chan struct{})
+	go func() { s.reqs.Wait(); close(idle) }()
+	timer := time.NewTimer(s.opts.ShutdownWait)
+	defer timer.Stop()
+	select {
+	case <-idle:
+	case <-timer.C:
+		s.mu.Lock()
+		for _, in := range s.inflight {
+			in.cancel()
+		}
+		s.mu.Unlock()
+		<-idle
+	}
+	s.closeFolders()
+	return nil
+}
+
+// InvalidParams is the protocol error for params that do not decode.
+func InvalidParams(format string, args ...any) error {
+	return wire.Errorf(wire.CodeInvalidParams, format, args...)
+}
+
+func decodeParams(raw json.RawMessage, v any) error {
+	if len(raw) == 0 {
+		return InvalidParams("missing params")
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return InvalidParams("invalid params: %v", err)
+	}
+	return nil
+}
+
+// showMessage sends window/showMessage (1 error, 2 warning, 3 info).
+func (s *Server) showMessage(typ int, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.log.Info("showMessage", "type", typ, "message", msg)
+	s.conn.Notify("window/showMessage", map[string]any{"type": typ, "message": msg})
+}

@@ -1,0 +1,155 @@
+package lsp
+
+import (
+	"encoding/json"
+	"path/filepath"
+)
+
+// document is an open editor buffer. Its text is the client's text as it
+// is, line endings included; the folder's overlay holds the same string.
+type document struct {
+	uri     string
+	path    string  // "" when the URI is not a file
+	folder  *Folder // nil when no folder contains it
+	version int32
+	text    string
+}
+
+type versionedDoc struct {
+	URI     string `json:"uri"`
+	Version int32  `json:"version"`
+}
+
+func (s *Server) didOpen(raw json.RawMessage) {
+	var p struct {
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version int32  `json:"version"`
+			Text    string `json:"text"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		s.log.Info("bad didOpen", "err", err)
+		return
+	}
+	td := p.TextDocument
+	d := &document{uri: td.URI, version: td.Version, text: td.Text}
+	if path, ok := uriToPath(td.URI); ok {
+		d.path = path
+	}
+	s.mu.Lock()
+	if old, ok := s.docs[td.URI]; ok && old.folder != nil {
+		old.folder.WS.Close(old.path)
+	}
+	if d.path != "" {
+		d.folder = s.folderForLocked(d.path)
+	}
+	s.docs[td.URI] = d
+	s.mu.Unlock()
+	if d.folder != nil {
+		d.folder.WS.Open(d.path, d.version, d.text)
+	}
+}
+
+func (s *Server) didChange(raw json.RawMessage) {
+	var p struct {
+		TextDocument   versionedDoc `json:"textDocument"`
+		ContentChanges []textChange `json:"contentChanges"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		s.log.Info("bad didChange", "err", err)
+		return
+	}
+	s.mu.Lock()
+	d, ok := s.docs[p.TextDocument.URI]
+	enc := s.client.enc
+	s.mu.Unlock()
+	if !ok {
+		s.log.Info("didChange of a document that is not open", "uri", p.TextDocument.URI)
+		return
+	}
+	// Only the read loop writes d.text and d.version, so reading them
+	// without the lock here is safe; writers below take it for readers on
+	// other goroutines.
+	text := applyChanges(d.text, p.ContentChanges, enc)
+	s.mu.Lock()
+	d.text, d.version = text, p.TextDocument.Version
+	f := d.folder
+	s.mu.Unlock()
+	if f != nil {
+		f.WS.Change(d.path, p.TextDocument.Version, text)
+	}
+}
+
+func (s *Server) didSave(raw json.RawMessage) {
+	var p struct {
+		TextDocument versionedDoc `json:"textDocument"`
+		Text         *string      `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return
+	}
+	s.mu.Lock()
+	d, ok := s.docs[p.TextDocument.URI]
+	var f *Folder
+	if ok {
+		f = d.folder
+	}
+	s.mu.Unlock()
+	if f != nil {
+		f.WS.Saved(d.path)
+	}
+}
+
+func (s *Server) didClose(raw json.RawMessage) {
+	var p struct {
+		TextDocument versionedDoc `json:"textDocument"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return
+	}
+	s.mu.Lock()
+	d, ok := s.docs[p.TextDocument.URI]
+	delete(s.docs, p.TextDocument.URI)
+	s.mu.Unlock()
+	if ok && d.folder != nil {
+		d.folder.WS.Close(d.path)
+	}
+}
+
+// didChangeWatchedFiles tells each folder which files changed on disk so
+// that caches built on them (file tables, the code index) refresh.
+func (s *Server) didChangeWatchedFiles(raw json.RawMessage) {
+	var p struct {
+		Changes []struct {
+			URI string `json:"uri"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return
+	}
+	for _, c := range p.Changes {
+		path, ok := uriToPath(c.URI)
+		if !ok {
+			continue
+		}
+		s.mu.Lock()
+		f := s.folderForLocked(path)
+		s.mu.Unlock()
+		if f != nil {
+			f.WS.NotifyChanged(filepath.Clean(path))
+		}
+	}
+}
+
+// docByPath finds the open document of an absolute path.
+func (s *Server) docByPath(path string) (document, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.docs {
+		if d.path == path {
+			return *d, true
+		}
+	}
+	return document{}, false
+}
