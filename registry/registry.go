@@ -300,6 +300,28 @@ func (r *Registry) Digest() string {
 	return r.digest
 }
 
+// ListToolsJSON returns the agentls.listTools result for workspace (a
+// folder URI): {"workspace","revision","digest","tools"}, tools being
+// ToolsJSON() byte for byte. Revision, digest and tools come from the same
+// revision. Use it rather than marshalling a struct: encoding/json would
+// re-escape the canonical bytes ('<' becomes \u003c).
+func (r *Registry) ListToolsJSON(workspace string) json.RawMessage {
+	r.cacheMu.Lock()
+	defer r.cacheMu.Unlock()
+	r.refreshLocked()
+	buf := make([]byte, 0, len(r.toolsJSON)+len(workspace)+128)
+	buf = append(buf, `{"workspace":`...)
+	buf = appendString(buf, workspace)
+	buf = append(buf, `,"revision":`...)
+	buf = strconv.AppendUint(buf, r.cacheRev, 10)
+	buf = append(buf, `,"digest":"`...)
+	buf = append(buf, r.digest...)
+	buf = append(buf, `","tools":`...)
+	buf = append(buf, r.toolsJSON...)
+	buf = append(buf, '}')
+	return buf
+}
+
 // refreshLocked rebuilds the list views when the tool set changed since
 // they were built. The caller must hold cacheMu.
 func (r *Registry) refreshLocked() {

@@ -385,3 +385,22 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("left %v", got)
 	}
 }
+
+func TestListToolsJSON(t *testing.T) {
+	r := New()
+	mustAdd(t, r, &fakeTool{name: "a", desc: "<a>"})
+	got := r.ListToolsJSON("file:///w")
+	want := `{"workspace":"file:///w","revision":1,"digest":"` + r.Digest() + `","tools":` + string(r.ToolsJSON()) + `}`
+	if string(got) != want {
+		t.Errorf("ListToolsJSON\n got %s\nwant %s", got, want)
+	}
+	var v struct {
+		Workspace string
+		Revision  uint64
+		Digest    string
+		Tools     []Schema
+	}
+	if err := json.Unmarshal(got, &v); err != nil || v.Tools[0].Description != "<a>" {
+		t.Errorf("decode: %v %+v", err, v)
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentls/agentls/registry"
+	"github.com/agentls/agentls/workspace"
+)
+
+const callSynopsis = "[-C DIR] NAME [JSON|-]"
+
+const callHelp = `Runs one tool on the folder DIR (default: the current directory) with the
+disk as its only editor, and prints the result: the content on stdout, or on
+stderr when the result is an error.
+
+JSON is the tool's argument object; "-" reads it from stdin; without it the
+tool gets {}. Each call is its own session, so the read-before-write rule
+(read a file before editing it) does not apply here.
+
+Exit status: 0 when the tool succeeded, 1 when its result is an error
+(unknown tool, invalid arguments, refused path, ...), 2 for a usage error.
+
+Example:
+  agentls call -C . read_file '{"path":"README.md","limit":20}'
+  echo '{"pattern":"TODO"}' | agentls call grep -`
+
+func runCall(e *env, args []string) int {
+	fs := newFlags(e, "call", callSynopsis, callHelp)
+	dir := fs.String("C", ".", "the workspace `folder` the tool acts on")
+	pos, code := parseArgs(e, fs, args)
+	if code >= 0 {
+		return code
+	}
+	switch {
+	case len(pos) == 0:
+		return usageError(e, "call", callSynopsis, "missing the tool NAME (agentls tools lists them)")
+	case len(pos) > 2:
+		return usageError(e, "call", callSynopsis, "too many arguments: pass the tool arguments as one JSON object (quote it)")
+	}
+	name := pos[0]
+	var raw []byte
+	if len(pos) == 2 {
+		raw = []byte(pos[1])
+		if pos[1] == "-" {
+			var err error
+			if raw, err = io.ReadAll(e.stdin); err != nil {
+				fmt.Fprintf(e.stderr, "agentls call: reading the arguments from stdin: %v\n", err)
+				return exitError
+			}
+		}
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && !json.Valid(raw) {
+		return usageError(e, "call", callSynopsis, "the arguments are not valid JSON: %s", jsonProblem(raw))
+	}
+
+	reg, err := registry.NewBuiltin()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "agentls call: %v\n", err)
+	}
+	ws, err := workspace.New(*dir)
+	if err != nil {
+		return usageError(e, "call", callSynopsis, "-C %s: %v", *dir, err)
+	}
+	sess, err := workspace.NewSession(ws, workspace.DiskEditor{WS: ws}, nil) // nil: no read-before-write
+	if err != nil {
+		fmt.Fprintf(e.stderr, "agentls call: %v\n", err)
+		return exitError
+	}
+	defer sess.Close()
+
+	res := reg.Call(workspace.WithSession(e.ctx, sess), name, raw)
+	out := e.stdout
+	if res.IsError {
+		out = e.stderr
+	}
+	content := res.Content
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		content += "\n"
+	}
+	if _, err := io.WriteString(out, content); err != nil {
+		return exitError
+	}
+	if res.IsError {
+		return exitError
+	}
+	return exitOK
+}
+
+// jsonProblem says where raw stops being JSON.
+func jsonProblem(raw []byte) string {
+	var v any
+	err := json.Unmarshal(raw, &v)
+	if err == nil {
+		return "unknown error"
+	}
+	if se, ok := err.(*json.SyntaxError); ok {
+		return fmt.Sprintf("%v (at byte %d); quote the object for the shell: '{\"path\":\"x\"}'", se, se.Offset)
+	}
+	return err.Error()
+}
