@@ -1,0 +1,435 @@
+package textsearch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// Mode is what a search prints.
+type Mode int
+
+const (
+	Content          Mode = iota // path:line:text, one matching line a line
+	FilesWithMatches             // one path a line
+	Count                        // path:N
+)
+
+// ParseMode maps the tool's output_mode argument to a Mode.
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "", "content":
+		return Content, nil
+	case "files_with_matches":
+		return FilesWithMatches, nil
+	case "count":
+		return Count, nil
+	}
+	return 0, fmt.Errorf("output_mode %q is not one of content, files_with_matches, count", s)
+}
+
+// Defaults of a Query.
+const (
+	DefaultMaxResults = 200
+	DefaultMaxLineLen = 500
+	DefaultBudget     = 30 * time.Second
+)
+
+// Query is one search.
+type Query struct {
+	Pattern    *Pattern
+	Mode       Mode
+	Context    int           // lines before and after each match (Content only)
+	MaxResults int           // matches (Content) or files shown; 0: DefaultMaxResults
+	MaxLineLen int           // characters of a line shown; 0: DefaultMaxLineLen
+	Budget     time.Duration // time allowed; 0: DefaultBudget
+	MaxBytes   int           // output size the results stop at; 0: no limit
+}
+
+// File is one file to search. Text, when non-nil, is searched instead of the
+// file at Abs (an open editor buffer).
+type File struct {
+	Abs, Rel string // Rel: '/'-separated, relative to the workspace folder
+	Size     int64  // a hint for the read buffer
+	Text     []byte
+}
+
+// Source calls fn for every file to search, possibly concurrently, and
+// returns when all calls have returned. It should stop early when ctx is done.
+type Source func(ctx context.Context, fn func(File)) error
+
+// ErrCancelled is returned when the caller cancelled the search.
+var ErrCancelled = errors.New("grep cancelled")
+
+// Search runs q over the files src yields and returns the tool's text:
+// results sorted by path then line, and closing notes on truncation, cut
+// lines and an exhausted time budget. It fails only on cancellation.
+func Search(ctx context.Context, q Query, src Source) (string, error) {
+	if q.MaxResults <= 0 {
+		q.MaxResults = DefaultMaxResults
+	}
+	if q.MaxLineLen <= 0 {
+		q.MaxLineLen = DefaultMaxLineLen
+	}
+	if q.Budget <= 0 {
+		q.Budget = DefaultBudget
+	}
+	if q.Mode != Content {
+		q.Context = 0
+	}
+	if err := ctx.Err(); err != nil {
+		return "", ErrCancelled
+	}
+	bctx, cancel := context.WithTimeout(ctx, q.Budget)
+	defer cancel()
+	s := &search{q: q, ctx: bctx}
+	s.pool.New = func() any { return &worker{sc: q.Pattern.newScanner()} }
+	err := src(bctx, s.file)
+	if ctx.Err() != nil {
+		return "", ErrCancelled
+	}
+	if err != nil && bctx.Err() == nil {
+		return "", err
+	}
+	return s.output(bctx.Err() != nil), nil
+}
+
+type search struct {
+	q    Query
+	ctx  context.Context
+	pool sync.Pool
+
+	searched atomic.Int64 // files searched to the end
+	cutoff   atomic.Pointer[string]
+
+	mu      sync.Mutex
+	results []*fileResult
+	stored  int // matches with text in results
+	files   int // files with a match
+	matches int // matching lines (or matches, multiline)
+	cutLong int // lines cut to MaxLineLen
+}
+
+// fileResult is one file's share of the output.
+type fileResult struct {
+	rel     string
+	count   int     // matches in the file
+	out     []byte  // formatted lines
+	entries []entry // one per line in out
+	cut     int     // lines cut in out
+}
+
+type entry struct {
+	line  int
+	match bool
+	end   int // end offset in out
+}
+
+type worker struct {
+	sc  *scanner
+	buf []byte
+}
+
+// file searches one file; called concurrently.
+func (s *search) file(f File) {
+	if s.ctx.Err() != nil {
+		return
+	}
+	w := s.pool.Get().(*worker)
+	defer s.pool.Put(w)
+	data := f.Text
+	if data == nil {
+		var err error
+		data, err = readFile(f.Abs, f.Size, w.buf[:0])
+		if cap(data) > cap(w.buf) && cap(data) <= 16<<20 {
+			w.buf = data[:0]
+		}
+		if err != nil {
+			return // vanished or unreadable since listed: like rg, skip
+		}
+	}
+	r := s.scanFile(w.sc, f.Rel, data)
+	s.searched.Add(1)
+	if r == nil {
+		return
+	}
+	s.add(r)
+}
+
+// scanFile finds the matches of one text; nil when none (or binary).
+func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
+	q := &s.q
+	detail := q.Mode != FilesWithMatches && !s.pastCutoff(rel)
+	var r *fileResult
+	binaryChecked := false
+	line, lineAt := 1, 0 // line number of offset lineAt
+	lastLine := 0        // last line written to out
+	lastEnd := 0         // offset after the last line written to out
+	afterUntil := 0      // after-context pending up to this line
+	sc.scan(data, func(h hit) bool {
+		if !binaryChecked {
+			binaryChecked = true
+			if bytes.IndexByte(data, 0) >= 0 {
+				return false
+			}
+			r = &fileResult{rel: rel}
+		}
+		r.count++
+		if q.Mode == FilesWithMatches || (q.Mode == Count && !detail) {
+			return false
+		}
+		if !detail || q.Mode == Count {
+			return true
+		}
+		if r.count > q.MaxResults {
+			return true // this file alone fills the output: count the rest
+		}
+		line += bytes.Count(data[lineAt:h.ls], []byte{'\n'})
+		lineAt = h.ls
+		if q.Context > 0 {
+			// after-context of the previous match, up to this line
+			for lastLine > 0 && lastLine < afterUntil && lastLine+1 < line {
+				le := lineEnd(data, lastEnd)
+				s.emit(r, lastLine+1, false, data[lastEnd:le], -1)
+				lastLine, lastEnd = lastLine+1, min(le+1, len(data))
+			}
+			// before-context
+			first := max(line-q.Context, lastLine+1, 1)
+			at := h.ls
+			for n := line; n > first; n-- {
+				at = bytes.LastIndexByte(data[:at-1], '\n') + 1
+			}
+			for n := first; n < line; n++ {
+				le := lineEnd(data, at)
+				s.emit(r, n, false, data[at:le], -1)
+				at = le + 1
+			}
+		}
+		s.emit(r, line, true, data[h.ls:h.le], h.ms-h.ls)
+		lastLine, lastEnd = line, min(h.le+1, len(data))
+		afterUntil = line + q.Context
+		return true
+	})
+	if r == nil {
+		return nil
+	}
+	for q.Context > 0 && lastLine > 0 && lastLine < afterUntil && lastEnd < len(data) {
+		le := lineEnd(data, lastEnd)
+		s.emit(r, lastLine+1, false, data[lastEnd:le], -1)
+		lastLine, lastEnd = lastLine+1, le+1
+	}
+	return r
+}
+
+func lineEnd(data []byte, at int) int {
+	if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+		return at + i
+	}
+	return len(data)
+}
+
+// emit appends one output line: path:line:text for a match, path-line-text
+// for context, the text cut around col when too long.
+func (s *search) emit(r *fileResult, line int, match bool, text []byte, col int) {
+	text = bytes.TrimSuffix(text, []byte{'\r'})
+	r.out = append(r.out, r.rel...)
+	sep := byte('-')
+	if match {
+		sep = ':'
+	}
+	r.out = append(r.out, sep)
+	r.out = strconv.AppendInt(r.out, int64(line), 10)
+	r.out = append(r.out, sep)
+	if len(text) > s.q.MaxLineLen && utf8.RuneCount(text) > s.q.MaxLineLen {
+		r.out = appendCut(r.out, text, col, s.q.MaxLineLen)
+		r.cut++
+	} else {
+		r.out = append(r.out, text...)
+	}
+	r.out = append(r.out, '\n')
+	r.entries = append(r.entries, entry{line: line, match: match, end: len(r.out)})
+}
+
+// appendCut appends about max characters of text around byte offset col
+// (the start when col < 0), marking cut ends with "…".
+func appendCut(dst, text []byte, col, max int) []byte {
+	if col < 0 {
+		col = 0
+	}
+	// start a fifth of the window before the match, on a rune boundary
+	start := col
+	for n := 0; start > 0 && n < max/5; n++ {
+		_, size := utf8.DecodeLastRune(text[:start])
+		start -= size
+	}
+	end := start
+	for n := 0; end < len(text) && n < max; n++ {
+		_, size := utf8.DecodeRune(text[end:])
+		end += size
+	}
+	if end == len(text) { // use the whole window near the end of the line
+		for n := utf8.RuneCount(text[start:end]); start > 0 && n < max; n++ {
+			_, size := utf8.DecodeLastRune(text[:start])
+			start -= size
+		}
+	}
+	if start > 0 {
+		dst = append(dst, "…"...)
+	}
+	dst = append(dst, text[start:end]...)
+	if end < len(text) {
+		dst = append(dst, "…"...)
+	}
+	return dst
+}
+
+func (s *search) pastCutoff(rel string) bool {
+	c := s.cutoff.Load()
+	return c != nil && rel > *c
+}
+
+// add records a file's result. Once the stored matches exceed what can be
+// shown, only the files sorting first keep their lines, and files sorting
+// after them are merely counted.
+func (s *search) add(r *fileResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.files++
+	s.matches += r.count
+	s.results = append(s.results, r)
+	s.stored += len(r.entries)
+	if s.q.Mode != Content || s.stored <= 2*s.q.MaxResults+1024 {
+		return
+	}
+	slices.SortFunc(s.results, func(a, b *fileResult) int { return cmpString(a.rel, b.rel) })
+	n, kept := 0, 0
+	for i, x := range s.results {
+		if n >= s.q.MaxResults {
+			x.out, x.entries = nil, nil
+			continue
+		}
+		n += x.count
+		kept += len(x.entries)
+		if n >= s.q.MaxResults {
+			c := x.rel
+			s.cutoff.Store(&c)
+			_ = i
+		}
+	}
+	s.stored = kept
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// output assembles the results in path order with the closing notes.
+func (s *search) output(stopped bool) string {
+	q := &s.q
+	slices.SortFunc(s.results, func(a, b *fileResult) int { return cmpString(a.rel, b.rel) })
+	var out []byte
+	shown, shownFiles, cut := 0, 0, 0
+	switch q.Mode {
+	case FilesWithMatches, Count:
+		for _, r := range s.results {
+			if shownFiles == q.MaxResults || q.MaxBytes > 0 && len(out)+len(r.rel)+12 > q.MaxBytes {
+				break
+			}
+			shownFiles++
+			out = append(out, r.rel...)
+			if q.Mode == Count {
+				out = append(out, ':')
+				out = strconv.AppendInt(out, int64(r.count), 10)
+			}
+			out = append(out, '\n')
+		}
+	default:
+		prevLine := -1
+	files:
+		for _, r := range s.results {
+			start := 0
+			for i, e := range r.entries {
+				if e.match && (shown == q.MaxResults || q.MaxBytes > 0 && len(out)+e.end-start > q.MaxBytes) {
+					break files
+				}
+				if q.Context > 0 && (prevLine < 0 || e.line != prevLine+1) && len(out) > 0 {
+					out = append(out, "--\n"...)
+				}
+				if e.match {
+					shown++
+				} else if shown == q.MaxResults && !s.after(r, i) || q.MaxBytes > 0 && len(out)+e.end-start > q.MaxBytes {
+					break files
+				}
+				out = append(out, r.out[start:e.end]...)
+				start = e.end
+				prevLine = e.line
+			}
+			cut += r.cut
+			prevLine = -1
+			shownFiles++
+		}
+	}
+	var notes []string
+	switch {
+	case s.files == 0 && !stopped:
+		return "No matches found."
+	case q.Mode == Content && shown < s.matches:
+		notes = append(notes, fmt.Sprintf("[%s of %s matches shown in %s files; narrow with path/glob/type or raise max_results]",
+			thousands(shown), thousands(s.matches), thousands(s.files)))
+	case q.Mode != Content && shownFiles < s.files:
+		notes = append(notes, fmt.Sprintf("[%s of %s files shown; narrow with path/glob/type or raise max_results]",
+			thousands(shownFiles), thousands(s.files)))
+	}
+	if cut > 0 {
+		notes = append(notes, fmt.Sprintf("[%s lines longer than %d characters were cut around the match]", thousands(cut), q.MaxLineLen))
+	}
+	if stopped {
+		notes = append(notes, fmt.Sprintf("[search stopped after the %s time budget, %s files searched; results are incomplete: narrow with path/glob/type]",
+			q.Budget, thousands(int(s.searched.Load()))))
+	}
+	for _, n := range notes {
+		out = append(out, n...)
+		out = append(out, '\n')
+	}
+	return string(bytes.TrimSuffix(out, []byte{'\n'}))
+}
+
+// after reports whether entry i of r is after-context of a shown match
+// rather than before-context of the next one.
+func (s *search) after(r *fileResult, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		if r.entries[j].match {
+			return r.entries[i].line-r.entries[j].line <= s.q.Context
+		}
+	}
+	return false
+}
+
+// thousands formats n with comma separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// Workers is how many files are searched at once.
+func Workers() int { return max(2, runtime.GOMAXPROCS(0)) }
