@@ -552,7 +552,12 @@ func (nb *notebook) insert(idx int, e nbEdit) (nbResult, error) {
 		res.Text = nb.splice(arr.start, arr.end, cell)
 		return res, nil
 	}
-	sep := nb.text[arr.start+1 : nb.cells[0].start] // "[" to the first cell
+	// What follows the comma between two cells: as between the first two,
+	// else as after "[" in a multi-line file, else as in the cells' objects.
+	sep := nb.text[arr.start+1 : nb.cells[0].start]
+	if !strings.Contains(sep, "\n") {
+		sep = strings.TrimPrefix(st.comma(), ",")
+	}
 	if n > 1 {
 		between := nb.text[nb.cells[0].end:nb.cells[1].start]
 		sep = between[strings.IndexByte(between, ',')+1:]
