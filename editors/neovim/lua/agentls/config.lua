@@ -1,0 +1,68 @@
+-- Options of the plugin: the defaults, and the merged table that setup() leaves behind.
+-- Every other module reads options through get(); nothing here starts a process.
+
+local M = {}
+
+---@class agentls.Options
+---@field cmd string[] command that starts the server on stdio
+---@field root_markers string[] names whose nearest parent directory becomes the workspace root
+---@field settings table? forwarded as initializationOptions and as the "agentls" configuration section
+---@field on_attach fun(client: vim.lsp.Client, bufnr: integer)? called when a buffer attaches
+---@field timeout_ms integer default bound for the *_sync functions
+---@field autostart boolean attach to file buffers as they are read (setup() only)
+
+---@type agentls.Options
+M.defaults = {
+  cmd = { 'agentls', 'serve', '--stdio' },
+  root_markers = { '.git' },
+  settings = nil,
+  on_attach = nil,
+  timeout_ms = 10000,
+  autostart = true,
+}
+
+---@type agentls.Options
+local current = vim.deepcopy(M.defaults)
+local was_set = false
+
+local kinds = {
+  cmd = 'table',
+  root_markers = 'table',
+  settings = 'table',
+  on_attach = 'function',
+  timeout_ms = 'number',
+  autostart = 'boolean',
+}
+
+--- Merges user options over the defaults (lists are replaced, not merged) and validates them.
+---@param opts table?
+---@return agentls.Options
+function M.set(opts)
+  opts = opts or {}
+  for name, kind in pairs(kinds) do
+    local v = opts[name]
+    if v ~= nil and type(v) ~= kind then
+      error(('agentls: option %s must be a %s, got %s'):format(name, kind, type(v)), 2)
+    end
+  end
+  local merged = vim.deepcopy(M.defaults)
+  for k, v in pairs(opts) do
+    merged[k] = v
+  end
+  current = merged
+  was_set = true
+  return current
+end
+
+--- True once setup() has been called.
+---@return boolean
+function M.is_set()
+  return was_set
+end
+
+---@return agentls.Options
+function M.get()
+  return current
+end
+
+return M

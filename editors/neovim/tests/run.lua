@@ -1,0 +1,875 @@
+-- Headless tests of the Neovim plugin, in real Neovim:
+--
+--   AGENTLS_BIN=/path/to/agentls nvim --clean --headless -l tests/run.lua
+--
+-- The unit tests need no server. The end-to-end tests start AGENTLS_BIN (`agentls serve --stdio`)
+-- on temporary workspaces and drive it the way a user and an agent plugin do; without AGENTLS_BIN
+-- they are reported as skipped. Prints one line per test and "N passed, N failed, N skipped";
+-- exits non-zero when a test failed.
+
+local script = vim.fs.normalize(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p'))
+local plugin_root = vim.fs.dirname(vim.fs.dirname(script))
+vim.opt.runtimepath:prepend(plugin_root)
+vim.o.swapfile = false
+vim.o.more = false
+vim.cmd('runtime plugin/agentls.lua')
+
+local has_011 = vim.fn.has('nvim-0.11') == 1
+local counts = { passed = 0, failed = 0, skipped = 0 }
+local only = os.getenv('AGENTLS_TEST') -- run only tests whose name contains this
+
+local function out(line)
+  io.stdout:write(line, '\n')
+  io.stdout:flush()
+end
+
+local function test(name, fn)
+  if only and not name:find(only, 1, true) then
+    return
+  end
+  local ok, err = xpcall(fn, debug.traceback)
+  if ok then
+    counts.passed = counts.passed + 1
+    out('ok    ' .. name)
+  else
+    counts.failed = counts.failed + 1
+    out('FAIL  ' .. name .. '\n      ' .. tostring(err):gsub('\n', '\n      '))
+  end
+end
+
+local function skip(name, why)
+  if only and not name:find(only, 1, true) then
+    return
+  end
+  counts.skipped = counts.skipped + 1
+  out(('skip  %s (%s)'):format(name, why))
+end
+
+local function eq(want, got, what)
+  if not vim.deep_equal(want, got) then
+    error(('%s:\n  want %s\n  got  %s'):format(what or 'values differ', vim.inspect(want), vim.inspect(got)), 2)
+  end
+end
+
+local function truthy(v, what)
+  if not v then
+    error(what or 'expected a true value', 2)
+  end
+  return v
+end
+
+local function contains(haystack, needle, what)
+  if type(haystack) ~= 'string' or not haystack:find(needle, 1, true) then
+    error(('%s: %q not found in:\n%s'):format(what or 'text', needle, tostring(haystack)), 2)
+  end
+end
+
+--- Waits (processing events) until cond() is true; fails after timeout_ms.
+local function wait_for(what, cond, timeout_ms)
+  if not vim.wait(timeout_ms or 10000, cond, 10) then
+    error('timed out waiting for ' .. what, 2)
+  end
+end
+
+local tmp_dirs = {}
+
+--- A temporary workspace: files maps relative paths to contents; a .git directory marks the root.
+local function workspace(files)
+  local dir = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))
+  tmp_dirs[#tmp_dirs + 1] = dir
+  vim.fn.mkdir(dir .. '/.git', 'p')
+  for rel, content in pairs(files or {}) do
+    local path = dir .. '/' .. rel
+    vim.fn.mkdir(vim.fs.dirname(path), 'p')
+    local f = assert(io.open(path, 'wb'))
+    f:write(content)
+    f:close()
+  end
+  return dir
+end
+
+local function read(path)
+  local f = assert(io.open(path, 'rb'))
+  local s = f:read('*a')
+  f:close()
+  return s
+end
+
+local function buf_text(bufnr)
+  return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
+end
+
+local function find_buf(name)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b) == name then
+      return b
+    end
+  end
+end
+
+-- A tool list as agentls.listTools returns it (decoded), for the tests that need no server.
+local fixture_tools = {
+  {
+    name = 'edit_file',
+    description = 'Replace a unique old_string in a file.\nRead the file first.',
+    readOnly = false,
+    inputSchema = {
+      type = 'object',
+      properties = {
+        path = { type = 'string', description = 'file path' },
+        old_string = { type = 'string' },
+        new_string = { type = 'string' },
+        replace_all = { type = 'boolean', default = false },
+      },
+      required = { 'new_string', 'old_string', 'path' },
+    },
+  },
+  {
+    name = 'grep',
+    description = 'Search files.',
+    readOnly = true,
+    inputSchema = {
+      type = 'object',
+      properties = {
+        pattern = { type = 'string' },
+        output_mode = { type = 'string', enum = { 'content', 'files_with_matches', 'count' } },
+        max_results = { type = { 'integer', 'null' } },
+      },
+      required = { 'pattern' },
+    },
+  },
+  {
+    name = 'multi_edit',
+    description = 'Several edits.',
+    readOnly = false,
+    inputSchema = {
+      type = 'object',
+      properties = {
+        path = { type = 'string' },
+        edits = {
+          type = 'array',
+          items = {
+            type = 'object',
+            properties = { old_string = { type = 'string' }, new_string = { type = 'string' } },
+            required = { 'new_string', 'old_string' },
+          },
+        },
+      },
+      required = { 'edits', 'path' },
+    },
+  },
+  {
+    name = 'status',
+    description = 'No arguments.',
+    readOnly = true,
+    inputSchema = { type = 'object', properties = vim.empty_dict() },
+  },
+}
+
+-- Replaces require('agentls').call / call_sync for a test, recording what the adapters send.
+local function with_fake_calls(result, fn)
+  local agentls = require('agentls')
+  local real_call, real_sync = agentls.call, agentls.call_sync
+  local calls = {}
+  agentls.call = function(name, args, cb)
+    calls[#calls + 1] = { name = name, args = args }
+    vim.schedule(function()
+      cb(result)
+    end)
+    return { cancel = function() end }
+  end
+  agentls.call_sync = function(name, args)
+    calls[#calls + 1] = { name = name, args = args, sync = true }
+    return result
+  end
+  local ok, err = pcall(fn, calls)
+  agentls.call, agentls.call_sync = real_call, real_sync
+  if not ok then
+    error(err, 0)
+  end
+end
+
+out(('Neovim %s, plugin %s'):format(tostring(vim.version()), plugin_root))
+
+------------------------------------------------------------------------------------------------
+-- Unit tests: no server
+------------------------------------------------------------------------------------------------
+
+test('json: sorted keys, objects vs arrays, plain slashes and escapes', function()
+  local json = require('agentls.json')
+  eq('{"a":[],"b":{},"c":[1,2.5,"x/y"]}', json.encode({ c = { 1, 2.5, 'x/y' }, b = vim.empty_dict(), a = {} }))
+  eq('"tab\\tquote\\"nl\\nback\\\\ctl\\u0001"', json.encode('tab\tquote"nl\nback\\ctl\1'))
+  eq('{\n  "a": 1,\n  "b": [\n    true,\n    null\n  ]\n}', json.pretty({ b = { true, vim.NIL }, a = 1 }))
+  -- what we print is JSON that decodes back to the same value
+  local v = { z = { 'é', '/', 'a\\/b' }, n = -3, o = vim.empty_dict() }
+  eq(v, vim.json.decode(json.encode(v)))
+end)
+
+test('schema: input prefill has every required argument, typed', function()
+  local schema = require('agentls.schema')
+  eq('{"new_string":"","old_string":"","path":""}', schema.prefill(fixture_tools[1].inputSchema))
+  eq('{"pattern":""}', schema.prefill(fixture_tools[2].inputSchema))
+  eq('{"edits":[],"path":""}', schema.prefill(fixture_tools[3].inputSchema))
+  eq('{}', schema.prefill(fixture_tools[4].inputSchema))
+  eq(
+    '{"a":7,"b":"x","c":false,"d":0,"e":{"f":""}}',
+    schema.prefill({
+      type = 'object',
+      properties = {
+        a = { type = 'integer', default = 7 },
+        b = { type = 'string', enum = { 'x', 'y' } },
+        c = { type = 'boolean' },
+        d = { type = { 'number', 'null' } },
+        e = { type = 'object', properties = { f = { type = 'string' } }, required = { 'f' } },
+      },
+      required = { 'a', 'b', 'c', 'd', 'e' },
+    })
+  )
+  eq('{}', schema.prefill(nil))
+end)
+
+test('schema: argument signature lists required then optional arguments', function()
+  local schema = require('agentls.schema')
+  eq('new_string, old_string, path, replace_all?', schema.signature(fixture_tools[1].inputSchema))
+  eq('pattern, max_results?, output_mode?', schema.signature(fixture_tools[2].inputSchema))
+  eq('', schema.signature(fixture_tools[4].inputSchema))
+end)
+
+test('codecompanion adapter: tool definitions are well-formed', function()
+  local cc = require('agentls.adapters.codecompanion')
+  local tools = cc.tools({ tools = fixture_tools })
+  eq({ 'edit_file', 'grep', 'multi_edit', 'status' }, vim.tbl_keys(tools) and (function()
+    local k = vim.tbl_keys(tools)
+    table.sort(k)
+    return k
+  end)())
+  for name, entry in pairs(tools) do
+    truthy(type(entry.description) == 'string' and entry.description ~= '', name .. ': description')
+    truthy(not entry.description:find('\n'), name .. ': one-line description')
+    local tool = entry.callback
+    eq(name, tool.name, 'tool name')
+    eq('function', tool.schema.type, name .. ': schema.type')
+    local fn = tool.schema['function']
+    eq(name, fn.name, name .. ': function.name')
+    truthy(type(fn.description) == 'string', name .. ': function.description')
+    eq('object', fn.parameters.type, name .. ': parameters.type')
+    eq(1, #tool.cmds, name .. ': one command')
+    eq('function', type(tool.cmds[1]), name .. ': the command is a function')
+    for _, k in ipairs({ 'success', 'error', 'prompt', 'rejected' }) do
+      eq('function', type(tool.output[k]), name .. ': output.' .. k)
+    end
+    -- the definition survives the JSON the LLM request is made of, empty objects included
+    local wire = vim.json.decode(vim.json.encode(tool.schema))
+    eq('object', wire['function'].parameters.type, name .. ': encoded parameters')
+  end
+  contains(vim.json.encode(tools.status.callback.schema), '"properties":{}', 'empty properties stay an object')
+  eq({ 'grep' }, vim.tbl_keys(cc.tools({ tools = fixture_tools, only = { 'grep' } })))
+  local prefixed = cc.tools({ tools = fixture_tools, prefix = 'agentls_', exclude = { 'status', 'multi_edit' } })
+  truthy(prefixed.agentls_grep and prefixed.agentls_edit_file and not prefixed.agentls_status, 'prefix/exclude')
+  eq('agentls_grep', prefixed.agentls_grep.callback.schema['function'].name, 'prefixed function name')
+  local approve = cc.tools({ tools = fixture_tools, require_approval = 'writes' })
+  eq(true, approve.edit_file.opts.require_approval_before, 'writes need approval')
+  eq(false, approve.grep.opts.require_approval_before, 'reads do not')
+  eq({ 'edit_file', 'grep', 'multi_edit', 'status' }, cc.group({ tools = fixture_tools }).tools)
+end)
+
+test('codecompanion adapter: commands call agentls and report through either signature', function()
+  local cc = require('agentls.adapters.codecompanion')
+  local tool = cc.tools({ tools = fixture_tools }).grep.callback
+  with_fake_calls({ content = 'a.txt:1:hit', isError = false }, function(calls)
+    -- newer codecompanion: function(self, args, { input, output_cb })
+    local got
+    eq(nil, tool.cmds[1]({}, { pattern = 'hit' }, { output_cb = function(o)
+      got = o
+    end }))
+    wait_for('output_cb', function()
+      return got ~= nil
+    end, 2000)
+    eq({ status = 'success', data = 'a.txt:1:hit' }, got)
+    eq({ name = 'grep', args = { pattern = 'hit' } }, calls[1])
+    -- older codecompanion: function(self, args, input, output_handler)
+    got = nil
+    tool.cmds[1]({}, { pattern = 'hit' }, nil, function(o)
+      got = o
+    end)
+    wait_for('output_handler', function()
+      return got ~= nil
+    end, 2000)
+    eq('success', got.status)
+    -- no callback at all: synchronous result; missing args become an empty object
+    eq({ status = 'success', data = 'a.txt:1:hit' }, tool.cmds[1]({}, nil, nil))
+    eq(true, calls[3].sync)
+    eq(getmetatable(vim.empty_dict()), getmetatable(calls[3].args), 'empty args are an object')
+  end)
+  with_fake_calls({ content = 'path is outside the workspace', isError = true }, function()
+    eq({ status = 'error', data = 'path is outside the workspace' }, tool.cmds[1]({}, {}, nil))
+  end)
+  -- output functions, new and old signatures
+  local added = {}
+  local chat = {
+    add_tool_output = function(_, _, for_llm, for_user)
+      added[#added + 1] = { for_llm, for_user }
+    end,
+  }
+  local self = vim.tbl_extend('force', tool, { args = { pattern = 'hit' } })
+  tool.output.success(self, { 'out1' }, { tools = { chat = chat } })
+  tool.output.success(self, { chat = chat }, {}, { 'out2' })
+  tool.output.error(self, { 'bad' }, { tools = { chat = chat } })
+  eq('out1', added[1][1])
+  eq('out2', added[2][1])
+  eq('bad', added[3][1])
+  contains(added[1][2], 'grep')
+end)
+
+test('avante adapter: tool definitions are well-formed', function()
+  local av = require('agentls.adapters.avante')
+  local tools = av.tools({ tools = fixture_tools })
+  eq(4, #tools)
+  for _, t in ipairs(tools) do
+    truthy(type(t.name) == 'string' and type(t.description) == 'string', 'name and description')
+    eq('table', t.param.type, t.name .. ': param.type')
+    eq('table', type(t.param.fields), t.name .. ': param.fields')
+    eq('function', type(t.func), t.name .. ': func')
+    eq('result', t.returns[1].name)
+    eq(true, t.returns[2].optional)
+    for _, f in ipairs(t.param.fields) do
+      truthy(type(f.name) == 'string' and type(f.type) == 'string' and type(f.description) == 'string', 'field shape')
+    end
+  end
+  local edit = tools[1]
+  eq('edit_file', edit.name)
+  eq({ 'new_string', 'old_string', 'path', 'replace_all' }, vim.tbl_map(function(f)
+    return f.name
+  end, edit.param.fields))
+  eq(nil, edit.param.fields[1].optional)
+  eq(true, edit.param.fields[4].optional)
+  eq('boolean', edit.param.fields[4].type)
+  local grep = tools[2]
+  eq('integer', grep.param.fields[2].type, 'nullable type')
+  eq({ 'content', 'files_with_matches', 'count' }, grep.param.fields[3].choices)
+  local multi = tools[3]
+  eq('array', multi.param.fields[1].type)
+  eq('object', multi.param.fields[1].items.type)
+  eq({ 'new_string', 'old_string' }, vim.tbl_map(function(f)
+    return f.name
+  end, multi.param.fields[1].items.fields))
+  eq({}, tools[4].param.fields)
+end)
+
+test('avante adapter: func calls agentls through either signature', function()
+  local av = require('agentls.adapters.avante')
+  local grep = av.tools({ tools = fixture_tools, only = { 'grep' } })[1]
+  with_fake_calls({ content = 'a.txt:1:hit', isError = false }, function(calls)
+    local got
+    -- newer avante: func(input, { on_log, on_complete })
+    local r1, r2 = grep.func({ pattern = 'hit' }, { on_log = function() end, on_complete = function(res, err)
+      got = { res, err }
+    end })
+    eq(nil, r1)
+    eq(nil, r2)
+    wait_for('on_complete', function()
+      return got ~= nil
+    end, 2000)
+    eq({ 'a.txt:1:hit', nil }, got)
+    -- older avante: func(input, on_log, on_complete)
+    got = nil
+    grep.func({ pattern = 'hit' }, nil, function(res, err)
+      got = { res, err }
+    end)
+    wait_for('on_complete', function()
+      return got ~= nil
+    end, 2000)
+    eq('a.txt:1:hit', got[1])
+    -- without on_complete: the result is returned
+    eq('a.txt:1:hit', (grep.func({ pattern = 'hit' })))
+    eq('grep', calls[1].name)
+  end)
+  with_fake_calls({ content = 'no such file', isError = true }, function()
+    local res, err = grep.func({ pattern = 'x' })
+    eq(nil, res)
+    eq('no such file', err)
+  end)
+end)
+
+test('client config: capabilities, handlers, settings both ways', function()
+  local lsp = require('agentls.lsp')
+  require('agentls.config').set({ settings = { bash = { allow = { 'go test' } } } })
+  local cfg = lsp.client_config('/tmp/ws')
+  eq('agentls', cfg.name)
+  eq({ 'agentls', 'serve', '--stdio' }, cfg.cmd)
+  eq(true, cfg.capabilities.experimental.agentls.saveDocument)
+  truthy(cfg.capabilities.workspace.applyEdit, 'Neovim defaults kept')
+  eq({ bash = { allow = { 'go test' } } }, cfg.init_options)
+  eq({ agentls = { bash = { allow = { 'go test' } } } }, cfg.settings)
+  for _, m in ipairs({ 'agentls/saveDocument', 'window/showMessageRequest', 'workspace/applyEdit' }) do
+    eq('function', type(cfg.handlers[m]), m)
+  end
+  eq({ { uri = 'file:///tmp/ws', name = '/tmp/ws' } }, cfg.workspace_folders)
+  require('agentls.config').set({})
+  eq(nil, lsp.client_config('/tmp/ws').init_options)
+end)
+
+test('roots: nearest .git, else the file directory; only file buffers attach', function()
+  local lsp = require('agentls.lsp')
+  local ws = workspace({ ['sub/dir/x.txt'] = 'x\n' })
+  local loose = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))
+  tmp_dirs[#tmp_dirs + 1] = loose
+  vim.fn.mkdir(loose, 'p')
+  vim.cmd('edit ' .. ws .. '/sub/dir/x.txt')
+  local b1 = vim.api.nvim_get_current_buf()
+  eq(ws, lsp.buffer_root(b1))
+  eq(true, lsp.is_file_buffer(b1))
+  vim.cmd('edit ' .. loose .. '/new.txt')
+  local b2 = vim.api.nvim_get_current_buf()
+  eq(loose, lsp.buffer_root(b2))
+  eq(true, lsp.is_file_buffer(b2), 'a new file')
+  local scratch = vim.api.nvim_create_buf(false, true)
+  eq(false, lsp.is_file_buffer(scratch), 'scratch buffer')
+  local uri = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(uri, 'fugitive:///x/y')
+  eq(false, lsp.is_file_buffer(uri), 'URI buffer')
+  eq(ws, lsp.dir_root(ws .. '/sub'))
+  eq(loose, lsp.dir_root(loose))
+  vim.cmd('silent %bwipeout!')
+end)
+
+test('saveDocument writes the buffer; unknown files answer saved=false', function()
+  local handlers = require('agentls.handlers')
+  local ws = workspace({ ['s.txt'] = 'one\n' })
+  vim.cmd('edit ' .. ws .. '/s.txt')
+  local bufnr = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, { 'two' })
+  eq({ saved = true }, handlers.save_document(nil, { uri = vim.uri_from_fname(ws .. '/s.txt') }))
+  eq('two\n', read(ws .. '/s.txt'))
+  eq(false, vim.bo[bufnr].modified)
+  eq({ saved = false }, handlers.save_document(nil, { uri = vim.uri_from_fname(ws .. '/other.txt') }))
+  eq({ saved = false }, handlers.save_document(nil, {}))
+  vim.cmd('silent %bwipeout!')
+end)
+
+test('showMessageRequest goes through vim.ui.select', function()
+  local handlers = require('agentls.handlers')
+  local real = vim.ui.select
+  local seen
+  vim.ui.select = function(items, opts, cb)
+    seen = { items = items, prompt = opts.prompt, label = opts.format_item(items[2]) }
+    cb(items[2])
+  end
+  local answer
+  coroutine.wrap(function()
+    answer = handlers.show_message_request(nil, {
+      type = 3,
+      message = 'Allow bash: go test ./...?',
+      actions = { { title = 'Allow' }, { title = 'Allow for this session' }, { title = 'Deny' } },
+    })
+  end)()
+  wait_for('the answer', function()
+    return answer ~= nil
+  end, 2000)
+  vim.ui.select = real
+  eq({ title = 'Allow for this session' }, answer)
+  eq('Allow for this session', seen.label)
+  contains(seen.prompt, 'Allow bash')
+end)
+
+test('applyEdit: an edit made for an older buffer version is refused', function()
+  local handlers = require('agentls.handlers')
+  local ws = workspace({ ['v.txt'] = 'a\n' })
+  vim.cmd('edit ' .. ws .. '/v.txt')
+  local bufnr = vim.api.nvim_get_current_buf()
+  local uri = vim.uri_from_fname(ws .. '/v.txt')
+  vim.lsp.util.buf_versions[bufnr] = 7
+  local edit = function(version)
+    return {
+      documentChanges = {
+        { textDocument = { uri = uri, version = version }, edits = {} },
+      },
+    }
+  end
+  eq(nil, handlers.stale_reason(edit(7)))
+  contains(handlers.stale_reason(edit(5)), 'version 7')
+  local r = handlers.apply_edit(nil, { edit = edit(5) }, { client_id = 1 })
+  eq(false, r.applied)
+  vim.lsp.util.buf_versions[bufnr] = nil
+  vim.cmd('silent %bwipeout!')
+end)
+
+test('commands are defined by plugin/agentls.lua', function()
+  local cmds = vim.api.nvim_get_commands({})
+  for _, c in ipairs({ 'AgentlsTools', 'AgentlsCall', 'AgentlsStatus' }) do
+    truthy(cmds[c], c .. ' defined')
+  end
+  -- nothing but the commands is loaded at startup
+  eq(nil, package.loaded['agentls.commands'])
+end)
+
+if has_011 then
+  test('lsp/agentls.lua gives vim.lsp.config a complete configuration', function()
+    local cfg = vim.lsp.config.agentls
+    eq({ 'agentls', 'serve', '--stdio' }, cfg.cmd)
+    eq('function', type(cfg.root_dir))
+    eq(true, cfg.capabilities.experimental.agentls.saveDocument)
+    eq('function', type(cfg.handlers['agentls/saveDocument']))
+  end)
+else
+  skip('lsp/agentls.lua gives vim.lsp.config a complete configuration', 'Neovim < 0.11 has no vim.lsp.config')
+end
+
+test('API: bad input is an error, not a crash', function()
+  local agentls = require('agentls')
+  local got
+  agentls.call('', {}, function(res, err)
+    got = { res, err }
+  end)
+  wait_for('callback', function()
+    return got ~= nil
+  end, 1000)
+  eq(nil, got[1])
+  contains(got[2], 'tool name')
+  local res, err = agentls.call_sync('read_file', '{not json', 1000)
+  eq(nil, res)
+  contains(err, 'not a JSON object')
+end)
+
+------------------------------------------------------------------------------------------------
+-- End to end: a real agentls
+------------------------------------------------------------------------------------------------
+
+local bin = os.getenv('AGENTLS_BIN')
+local e2e = {}
+local function e2e_test(name, fn)
+  e2e[#e2e + 1] = { name = name, fn = fn }
+end
+
+local function client_for(bufnr)
+  return vim.lsp.get_clients({ bufnr = bufnr, name = 'agentls' })[1]
+end
+
+local function wait_attached(bufnr)
+  wait_for('agentls to attach and initialize', function()
+    local c = client_for(bufnr)
+    return c ~= nil and c.initialized == true
+  end, 15000)
+  return client_for(bufnr)
+end
+
+local function stop_all_clients()
+  for _, c in ipairs(vim.lsp.get_clients({ name = 'agentls' })) do
+    if has_011 then
+      c:stop(true)
+    else
+      c.stop(true)
+    end
+  end
+  vim.wait(5000, function()
+    return #vim.lsp.get_clients({ name = 'agentls' }) == 0
+  end, 20)
+end
+
+local function call_ok(name, args)
+  local res, err = require('agentls').call_sync(name, args, 15000)
+  truthy(res, ('%s failed to run: %s'):format(name, tostring(err)))
+  if res.isError then
+    error(('%s returned an error: %s'):format(name, res.content), 2)
+  end
+  return res.content
+end
+
+if has_011 then
+  e2e_test('0.11+: vim.lsp.enable("agentls") attaches and the API uses that client', function()
+    vim.lsp.config('agentls', { cmd = { bin, 'serve', '--stdio' } })
+    vim.lsp.enable('agentls')
+    local ws = workspace({ ['e.txt'] = 'enabled\n' })
+    vim.cmd('edit ' .. ws .. '/e.txt')
+    local c = wait_attached(vim.api.nvim_get_current_buf())
+    eq(ws, vim.fs.normalize(c.root_dir))
+    eq(bin, require('agentls.lsp').cmd()[1])
+    contains(call_ok('read_file', { path = 'e.txt' }), 'enabled')
+    vim.lsp.enable('agentls', false)
+    stop_all_clients()
+    vim.cmd('silent %bwipeout!')
+  end)
+end
+
+local W -- the main workspace of the end-to-end tests
+
+e2e_test('setup() attaches agentls to a file buffer in a workspace', function()
+  W = workspace({
+    ['a.txt'] = 'alpha\nbeta\ngamma\n',
+    ['dirty.txt'] = 'one\ntwo\n',
+    ['stale.txt'] = 'left\nright\n',
+    ['main.go'] = 'package main\n\nfunc Hello() string { return "hi" }\n',
+  })
+  require('agentls').setup({ cmd = { bin, 'serve', '--stdio' } })
+  vim.cmd('edit ' .. W .. '/a.txt')
+  local c = wait_attached(vim.api.nvim_get_current_buf())
+  eq(W, vim.fs.normalize(c.root_dir))
+  -- a second file of the same root reuses the client
+  vim.cmd('edit ' .. W .. '/main.go')
+  local c2 = wait_attached(vim.api.nvim_get_current_buf())
+  eq(c.id, c2.id, 'one client per root')
+  vim.cmd('edit ' .. W .. '/a.txt')
+end)
+
+e2e_test('tools_sync lists the built-ins with their schemas', function()
+  local tools, err = require('agentls').tools_sync(10000)
+  truthy(tools, err)
+  local by = {}
+  for _, t in ipairs(tools) do
+    by[t.name] = t
+  end
+  for _, name in ipairs({ 'read_file', 'ls', 'glob', 'grep', 'code_index', 'write_file', 'edit_file', 'multi_edit', 'bash' }) do
+    truthy(by[name], 'tool ' .. name .. ' listed')
+    eq('object', by[name].inputSchema.type, name .. ' schema type')
+    truthy(by[name].description ~= '', name .. ' description')
+  end
+  eq(true, by.read_file.readOnly)
+  eq(false, by.edit_file.readOnly)
+  truthy(by.read_file.inputSchema.properties.path, 'read_file has path')
+  truthy(by.edit_file.inputSchema.properties.old_string, 'edit_file has old_string')
+  local names = vim.tbl_map(function(t)
+    return t.name
+  end, tools)
+  local sorted = vim.deepcopy(names)
+  table.sort(sorted)
+  eq(sorted, names, 'tools sorted by name')
+end)
+
+e2e_test('an unsaved buffer change is what read_file and grep return', function()
+  vim.cmd('edit ' .. W .. '/a.txt')
+  local bufnr = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(bufnr, 1, 2, false, { 'UNSAVED_MARKER' })
+  eq(true, vim.bo[bufnr].modified)
+  contains(read(W .. '/a.txt'), 'beta', 'disk unchanged')
+  contains(call_ok('read_file', { path = 'a.txt' }), 'UNSAVED_MARKER', 'read_file')
+  local hits = call_ok('grep', { pattern = 'UNSAVED_MARKER', output_mode = 'content' })
+  contains(hits, 'a.txt:2:UNSAVED_MARKER', 'grep')
+  vim.cmd('silent edit!') -- drop the change
+  eq('alpha\nbeta\ngamma', buf_text(bufnr))
+end)
+
+e2e_test('edit_file edits a clean buffer through applyEdit, saves it, and :undo restores it', function()
+  vim.cmd('edit ' .. W .. '/a.txt')
+  local bufnr = vim.api.nvim_get_current_buf()
+  eq(false, vim.bo[bufnr].modified)
+  call_ok('read_file', { path = 'a.txt' })
+  call_ok('edit_file', { path = 'a.txt', old_string = 'beta', new_string = 'BETA' })
+  eq('alpha\nBETA\ngamma', buf_text(bufnr), 'the buffer has the edit')
+  wait_for('the buffer to be saved', function()
+    return not vim.bo[bufnr].modified
+  end, 5000)
+  eq('alpha\nBETA\ngamma\n', read(W .. '/a.txt'), 'disk has the edit')
+  vim.cmd('silent undo')
+  eq('alpha\nbeta\ngamma', buf_text(bufnr), ':undo restores')
+  vim.cmd('silent write')
+end)
+
+e2e_test('edit_file on a buffer with unsaved changes leaves it unsaved', function()
+  vim.cmd('edit ' .. W .. '/dirty.txt')
+  local bufnr = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(bufnr, 0, 1, false, { 'ONE (typed)' })
+  vim.cmd('let &undolevels = &undolevels')
+  contains(call_ok('read_file', { path = 'dirty.txt' }), 'ONE (typed)')
+  local msg = call_ok('edit_file', { path = 'dirty.txt', old_string = 'two', new_string = 'TWO' })
+  eq('ONE (typed)\nTWO', buf_text(bufnr), 'the buffer has both changes')
+  vim.wait(300, function()
+    return not vim.bo[bufnr].modified
+  end, 20)
+  eq(true, vim.bo[bufnr].modified, 'still unsaved')
+  eq('one\ntwo\n', read(W .. '/dirty.txt'), 'disk untouched')
+  truthy(msg ~= '', 'the result says what happened')
+  vim.cmd('silent undo')
+  eq('ONE (typed)\ntwo', buf_text(bufnr), ':undo removes only the agent edit')
+  vim.cmd('silent edit!')
+end)
+
+e2e_test('an edit after the user changed the buffer since the agent read it is refused', function()
+  vim.cmd('edit ' .. W .. '/stale.txt')
+  local bufnr = vim.api.nvim_get_current_buf()
+  call_ok('read_file', { path = 'stale.txt' })
+  vim.api.nvim_buf_set_lines(bufnr, 0, 1, false, { 'LEFT (typed after the read)' })
+  local res, err = require('agentls').call_sync('edit_file', { path = 'stale.txt', old_string = 'right', new_string = 'RIGHT' }, 15000)
+  truthy(res, err)
+  eq(true, res.isError, 'refused: ' .. res.content)
+  eq('LEFT (typed after the read)\nright', buf_text(bufnr), 'buffer untouched by the agent')
+  vim.cmd('silent edit!')
+end)
+
+e2e_test('edit_file of a file not read in this session is refused', function()
+  local res = require('agentls').call_sync('edit_file', { path = 'main.go', old_string = 'hi', new_string = 'hello' }, 15000)
+  truthy(res)
+  eq(true, res.isError, 'read-before-write')
+end)
+
+e2e_test('call_batch runs several calls in order', function()
+  local results, err = require('agentls').call_batch_sync({
+    { name = 'read_file', arguments = { path = 'main.go' } },
+    { name = 'grep', arguments = { pattern = 'gamma' } },
+    { name = 'no_such_tool', arguments = {} },
+  }, 15000)
+  truthy(results, err)
+  eq(3, #results)
+  contains(results[1].content, 'func Hello')
+  contains(results[2].content, 'a.txt')
+  eq(true, results[3].isError, 'unknown tool is an error result')
+end)
+
+e2e_test('a call can be cancelled', function()
+  local got
+  local handle = require('agentls').call('read_file', { path = 'a.txt' }, function(res, err)
+    got = { res, err }
+  end)
+  handle.cancel()
+  wait_for('the callback', function()
+    return got ~= nil
+  end, 2000)
+  eq('cancelled', got[2])
+  vim.wait(200) -- a late answer must not call back twice (finish() guards it)
+end)
+
+e2e_test(':AgentlsCall puts the result in a buffer', function()
+  vim.cmd('AgentlsCall read_file {"path": "main.go"}')
+  local name = 'agentls://call/read_file'
+  wait_for('the result buffer', function()
+    local b = find_buf(name)
+    return b ~= nil and buf_text(b):find('func Hello', 1, true) ~= nil
+  end, 10000)
+  eq({ name = 'read_file', isError = false }, vim.b[find_buf(name)].agentls_result)
+  vim.cmd('silent! bwipeout! ' .. find_buf(name))
+end)
+
+e2e_test(':AgentlsCall without arguments prompts with a prefill from the schema', function()
+  local real = vim.ui.input
+  local seen
+  vim.ui.input = function(opts, cb)
+    seen = opts
+    cb('{"pattern": "gamma", "output_mode": "content"}')
+  end
+  vim.cmd('AgentlsCall grep')
+  local name = 'agentls://call/grep'
+  local ok = vim.wait(10000, function()
+    local b = find_buf(name)
+    return b ~= nil and buf_text(b):find('a.txt:3:gamma', 1, true) ~= nil
+  end, 10)
+  vim.ui.input = real
+  truthy(ok, 'grep result buffer')
+  eq('{"pattern":""}', seen.default)
+  contains(seen.prompt, 'grep(pattern')
+  vim.cmd('silent! bwipeout! ' .. find_buf(name))
+end)
+
+e2e_test(':AgentlsTools lists the tools; <CR> shows a schema', function()
+  vim.cmd('AgentlsTools')
+  wait_for('the tools buffer', function()
+    return find_buf('agentls://tools') ~= nil
+  end, 10000)
+  local b = find_buf('agentls://tools')
+  local lines = vim.api.nvim_buf_get_lines(b, 0, -1, false)
+  local row
+  for i, l in ipairs(lines) do
+    if l:match('^read_file%s') then
+      row = i
+    end
+  end
+  truthy(row, 'read_file listed')
+  vim.api.nvim_set_current_win(vim.fn.bufwinid(b))
+  vim.api.nvim_win_set_cursor(0, { row, 0 })
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
+  local s = find_buf('agentls://schema/read_file')
+  truthy(s, 'schema buffer')
+  contains(buf_text(s), '"path"')
+  contains(buf_text(s), '# read_file (read-only)')
+  vim.cmd('silent! bwipeout! ' .. s)
+  vim.cmd('silent! bwipeout! ' .. b)
+end)
+
+e2e_test(':AgentlsStatus shows the server, folders and index', function()
+  vim.cmd('edit ' .. W .. '/a.txt')
+  local text = vim.api.nvim_exec2('AgentlsStatus', { output = true }).output
+  contains(text, W)
+  contains(text, 'index:')
+  contains(text, bin)
+end)
+
+e2e_test(':checkhealth agentls reports OK', function()
+  vim.cmd('checkhealth agentls')
+  local text
+  wait_for('the health report', function()
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.bo[b].filetype == 'checkhealth' then
+        text = buf_text(b)
+        if text:find('index', 1, true) then
+          return true
+        end
+      end
+    end
+    return false
+  end, 15000)
+  contains(text, 'OK')
+  contains(text, bin)
+  truthy(not text:find('ERROR', 1, true), 'no ERROR in:\n' .. text)
+  vim.cmd('silent! tabonly')
+  vim.cmd('silent! only')
+end)
+
+e2e_test('codecompanion adapter calls the real server', function()
+  local cc = require('agentls.adapters.codecompanion')
+  local tools = cc.tools()
+  truthy(tools.read_file and tools.edit_file and tools.grep, 'built-ins offered')
+  local got
+  tools.grep.callback.cmds[1]({}, { pattern = 'gamma' }, { output_cb = function(o)
+    got = o
+  end })
+  wait_for('the output', function()
+    return got ~= nil
+  end, 10000)
+  eq('success', got.status)
+  contains(got.data, 'a.txt')
+end)
+
+e2e_test('avante adapter calls the real server', function()
+  local av = require('agentls.adapters.avante')
+  local by = {}
+  for _, t in ipairs(av.tools()) do
+    by[t.name] = t
+  end
+  truthy(by.read_file and by.edit_file, 'built-ins offered')
+  local path_field
+  for _, f in ipairs(by.read_file.param.fields) do
+    if f.name == 'path' then
+      path_field = f
+    end
+  end
+  eq('string', path_field and path_field.type, 'read_file path field')
+  local got
+  by.read_file.func({ path = 'main.go' }, { on_complete = function(res, err)
+    got = { res, err }
+  end })
+  wait_for('on_complete', function()
+    return got ~= nil
+  end, 10000)
+  contains(got[1], 'func Hello')
+end)
+
+if not bin or bin == '' then
+  for _, t in ipairs(e2e) do
+    skip(t.name, 'AGENTLS_BIN is not set')
+  end
+elseif vim.fn.executable(bin) ~= 1 then
+  test('AGENTLS_BIN is executable', function()
+    error(bin .. ' is not executable')
+  end)
+else
+  for _, t in ipairs(e2e) do
+    test(t.name, t.fn)
+  end
+end
+
+------------------------------------------------------------------------------------------------
+
+stop_all_clients()
+for _, dir in ipairs(tmp_dirs) do
+  vim.fn.delete(dir, 'rf')
+end
+out(('%d passed, %d failed, %d skipped'):format(counts.passed, counts.failed, counts.skipped))
+os.exit(counts.failed > 0 and 1 or 0)
