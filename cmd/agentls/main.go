@@ -118,42 +118,50 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, "\nWith no command, agentls runs serve. \"agentls COMMAND --help\" describes a command.\n")
 }
 
-// newFlags returns a flag set for a subcommand whose usage message (on
-// --help, on stdout) starts with the synopsis and the given description.
-func newFlags(e *env, name, synopsis, description string) *flag.FlagSet {
+// flags is a subcommand's flag set and its help text.
+type flags struct {
+	*flag.FlagSet
+	name, synopsis, description string
+}
+
+// newFlags returns the flag set of a subcommand; --help prints the
+// synopsis, the description and the flags on stdout.
+func newFlags(e *env, name, synopsis, description string) *flags {
 	fs := flag.NewFlagSet("agentls "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: %s\n\n%s\n", strings.TrimSpace("agentls "+name+" "+synopsis), description)
-		hasFlags := false
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprint(fs.Output(), "\nFlags:\n")
-			fs.PrintDefaults()
-		}
+	fs.SetOutput(io.Discard) // parseArgs reports bad flags
+	fs.Usage = func() {}     // and prints the help
+	return &flags{fs, name, synopsis, description}
+}
+
+func (f *flags) printHelp(w io.Writer) {
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("agentls "+f.name+" "+f.synopsis), f.description)
+	hasFlags := false
+	f.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprint(w, "\nFlags:\n")
+		f.SetOutput(w)
+		f.PrintDefaults()
 	}
-	return fs
 }
 
 // parseArgs parses flags anywhere among args (agentls call grep '{…}' -C
 // dir works as well as flags first) and returns the positional arguments.
-// "--" ends the flags. On --help it prints the usage on stdout and returns
-// exitOK; on a bad flag, exitUsage; otherwise -1.
-func parseArgs(e *env, fs *flag.FlagSet, args []string) (positional []string, code int) {
+// "--" ends the flags. It returns exitOK after printing the help for
+// --help, exitUsage for a bad flag, and -1 to go on.
+func parseArgs(e *env, f *flags, args []string) (positional []string, code int) {
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := f.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(e.stdout)
-				fs.Usage()
+				f.printHelp(e.stdout)
 				return nil, exitOK
 			}
-			return nil, exitUsage // flag printed the error and the usage
+			return nil, usageError(e, f.name, f.synopsis, "%v", err)
 		}
-		rest := fs.Args()
+		rest := f.Args()
 		if len(rest) == 0 {
 			return positional, -1
 		}
-		// fs.Parse stops at the first positional argument or after "--".
+		// Parse stops at the first positional argument or after "--".
 		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
 			return append(positional, rest...), -1
 		}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/registry"
+)
+
+// TestMain lets the test binary act as the agentls binary: with
+// AGENTLS_TEST_MAIN=1 it runs main() instead of the tests.
+func TestMain(m *testing.M) {
+	if os.Getenv("AGENTLS_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// runCLI runs agentls in process and returns its stdout, stderr and exit
+// status.
+func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(&env{ctx: t.Context(), stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut}, args)
+	return out.String(), errOut.String(), code
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string // on stderr
+	}{
+		{[]string{"bogus"}, `unknown command "bogus"`},
+		{[]string{"call"}, "missing the tool NAME"},
+		{[]string{"call", "-C", dir, "read_file", "{}", "extra"}, "too many arguments"},
+		{[]string{"call", "-C", dir, "read_file", `{"path":`}, "the arguments are not valid JSON"},
+		{[]string{"call", "-C", dir, "read_file", `{"path":"a"} x`}, "the arguments are not valid JSON"},
+		{[]string{"call", "-C", filepath.Join(dir, "nope"), "read_file", `{}`}, "agentls call: -C "},
+		{[]string{"call", "--nope", "read_file"}, "flag provided but not defined: -nope"},
+		{[]string{"call", "-C"}, "flag needs an argument"},
+		{[]string{"tools", "extra"}, `unexpected argument "extra"`},
+		{[]string{"contract", "x"}, `unexpected argument "x"`},
+		{[]string{"version", "x"}, `unexpected argument "x"`},
+	} {
+		out, errOut, code := runCLI(t, "", tc.args...)
+		if code != exitUsage {
+			t.Errorf("agentls %q: exit %d, want %d", tc.args, code, exitUsage)
+		}
+		if !strings.Contains(errOut, tc.want) {
+			t.Errorf("agentls %q: stderr %q, want %q", tc.args, errOut, tc.want)
+		}
+		if out != "" {
+			t.Errorf("agentls %q: wrote %q to stdout on a usage error", tc.args, out)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{
+		{"--help"}, {"-h"}, {"help"},
+		{"tools", "--help"}, {"call", "--help"}, {"call", "-h"}, {"contract", "--help"}, {"version", "--help"},
+		{"help", "call"},
+	} {
+		out, errOut, code := runCLI(t, "", args...)
+		if code != exitOK || !strings.Contains(out, "Usage") || errOut != "" {
+			t.Errorf("agentls %q: exit %d, stdout %q, stderr %q; want usage on stdout and exit 0", args, code, out, errOut)
+		}
+	}
+	out, _, _ := runCLI(t, "", "--help")
+	for _, c := range commands {
+		if !strings.Contains(out, "agentls "+c.name) {
+			t.Errorf("top-level help does not mention %s", c.name)
+		}
+	}
+	out, _, _ = runCLI(t, "", "call", "--help")
+	for _, want := range []string{"agentls call [-C DIR] NAME [JSON|-]", "-C folder", "read-before-write", "Exit status"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("call --help lacks %q", want)
+		}
+	}
+}
+
+func TestCall(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("alpha\nbeta\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	out, errOut, code := runCLI(t, "", "call", "-C", dir, "read_file", `{"path":"notes.txt"}`)
+	if code != exitOK || !strings.Contains(out, "alpha") || !strings.Contains(out, "beta") || errOut != "" {
+		t.Errorf("read_file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+
+	// Arguments from stdin, and flags after the positional arguments.
+	out, _, code = runCLI(t, `  {"path": "notes.txt", "offset": 1}`+"\n", "call", "read_file", "-", "-C", dir)
+	if code != exitOK || strings.Contains(out, "alpha") || !strings.Contains(out, "beta") {
+		t.Errorf("read_file from stdin: exit %d, stdout %q", code, out)
+	}
+
+	// "--" ends the flags.
+	if _, errOut, code := runCLI(t, "", "call", "-C", dir, "--", "read_file", `{"path":"notes.txt"}`); code != exitOK {
+		t.Errorf("call with --: exit %d: %s", code, errOut)
+	}
+
+	// Each call is its own session: writing a file never read is allowed,
+	// and it lands on disk.
+	out, errOut, code = runCLI(t, "", "call", "-C", dir, "write_file", `{"path":"notes.txt","content":"gamma\n"}`)
+	if code != exitOK {
+		t.Errorf("write_file without a read: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(got) != "gamma\n" {
+		t.Errorf("notes.txt = %q after write_file", got)
+	}
+
+	// Error results: exit 1, message on stderr, nothing on stdout.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"call", "-C", dir, "raed_file", "{}"}, "did you mean read_file?"},
+		{[]string{"call", "-C", dir, "read_file"}, `missing required property "path"`},
+		{[]string{"call", "-C", dir, "read_file", `{"path":"../outside"}`}, ""},
+		{[]string{"call", "-C", dir, "read_file", `{"path":"missing.txt"}`}, "missing.txt"},
+	} {
+		out, errOut, code := runCLI(t, "", tc.args...)
+		if code != exitError || out != "" || !strings.Contains(errOut, tc.want) || errOut == "" {
+			t.Errorf("agentls %q: exit %d, stdout %q, stderr %q; want exit 1 and %q on stderr", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
+
+func TestTools(t *testing.T) {
+	reg, err := registry.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, _, code := runCLI(t, "", "tools", "--json", "-C", dir)
+	if code != exitOK {
+		t.Fatalf("tools --json: exit %d", code)
+	}
+	if want := string(reg.ListToolsJSON(fileURI(dir))) + "\n"; out != want {
+		t.Errorf("tools --json is not the listTools result:\n got %s\nwant %s", out, want)
+	}
+	var v struct {
+		Workspace string            `json:"workspace"`
+		Revision  *uint64           `json:"revision"`
+		Digest    string            `json:"digest"`
+		Tools     []registry.Schema `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Workspace != "file://"+filepath.ToSlash(dir) || v.Revision == nil || len(v.Digest) != 64 {
+		t.Errorf("header: workspace %q revision %v digest %q", v.Workspace, v.Revision, v.Digest)
+	}
+	if !slices.IsSortedFunc(v.Tools, func(a, b registry.Schema) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Error("tools not sorted by name")
+	}
+
+	plain, _, code := runCLI(t, "", "tools")
+	if code != exitOK {
+		t.Fatalf("tools: exit %d", code)
+	}
+	for _, tool := range v.Tools {
+		if !strings.Contains(plain, "\n"+tool.Name) && !strings.HasPrefix(plain, tool.Name) {
+			t.Errorf("plain list lacks %s", tool.Name)
+		}
+	}
+}
+
+func TestContractCommand(t *testing.T) {
+	out, _, code := runCLI(t, "", "contract")
+	if code != exitOK || !strings.HasPrefix(out, "# Tool contract") {
+		t.Fatalf("contract: exit %d, %.80q", code, out)
+	}
+	reg, _ := registry.NewBuiltin()
+	if out != contractMarkdown(reg.Schemas()) {
+		t.Error("agentls contract differs from contractMarkdown")
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, _, code := runCLI(t, "", args...)
+		if code != exitOK || !strings.HasPrefix(out, "agentls ") {
+			t.Errorf("agentls %q: exit %d, %q", args, code, out)
+		}
+	}
+}
+
+// TestBinaryExitStatus runs the real main() in a child process: the exit
+// status and stdin handling seen by a shell.
+func TestBinaryExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		code  int
+		out   string
+	}{
+		{`{"path":"a.txt"}`, []string{"call", "-C", dir, "read_file", "-"}, 0, "one"},
+		{"", []string{"call", "-C", dir, "nope"}, 1, ""},
+		{"", []string{"call"}, 2, ""},
+		{"", []string{"tools", "--json"}, 0, `"tools":[`},
+	} {
+		cmd := exec.CommandContext(t.Context(), os.Args[0], tc.args...)
+		cmd.Env = append(os.Environ(), "AGENTLS_TEST_MAIN=1")
+		cmd.Stdin = strings.NewReader(tc.stdin)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		err := cmd.Run()
+		code := 0
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != tc.code || !strings.Contains(out.String(), tc.out) {
+			t.Errorf("agentls %q: exit %d, stdout %q; want exit %d and %q", tc.args, code, out.String(), tc.code, tc.out)
+		}
+	}
+}
