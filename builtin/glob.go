@@ -78,7 +78,10 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	if a.Path != "" {
 		_, searched, _ = s.WS.Resolve(a.Path)
 	}
-	none := fmt.Sprintf("No files match %s in %s.", a.Pattern, searched)
+	none := fmt.Sprintf("No files match %s.", a.Pattern)
+	if searched != "." {
+		none = fmt.Sprintf("No files match %s in %s/.", a.Pattern, searched)
+	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return none, nil
 	}

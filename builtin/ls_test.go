@@ -1,0 +1,125 @@
+package builtin
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLs(t *testing.T) {
+	ctx, s := newTestSession(t, testdataArchive(t, "files.txtar"))
+	os.Symlink("util/strings.go", filepath.Join(s.WS.Root(), "link.go"))
+	out := mustExec(t, ctx, "ls", `{}`)
+	want := `./
+  .github/
+    workflows/ (1 entry)
+  .gitignore
+  docs/
+    readme.md
+  link.go -> util/strings.go
+  main.go
+  util/
+    deep/ (1 entry)
+    dup.go
+    strings.go`
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	out = mustExec(t, ctx, "ls", `{"path":"util","depth":1}`)
+	if want := "util/\n  deep/ (1 entry)\n  dup.go\n  strings.go"; out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	out = mustExec(t, ctx, "ls", `{"path":"util/","depth":5}`)
+	if want := "util/\n  deep/\n    deeper/\n      leaf.go\n  dup.go\n  strings.go"; out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	out = mustExec(t, ctx, "ls", `{"depth":1,"include_ignored":true}`)
+	wantOut(t, out, "\n  build/ (1 entry)\n", "\n  debug.log\n")
+	wantErr(t, ctx, "ls", `{"path":"main.go"}`, "main.go is a file", "read_file")
+	wantErr(t, ctx, "ls", `{"path":"nope"}`, "nope does not exist")
+	os.MkdirAll(filepath.Join(s.WS.Root(), "empty"), 0o755)
+	wantOut(t, mustExec(t, ctx, "ls", `{"depth":1}`), "\n  empty/ (empty)\n")
+}
+
+func TestLsCaps(t *testing.T) {
+	ctx, s := newTestSession(t, "")
+	for i := range maxLsPerDir + 5 {
+		writeWS(t, s, fmt.Sprintf("many/f%03d", i), "")
+	}
+	out := mustExec(t, ctx, "ls", `{}`)
+	lines := strings.Split(out, "\n")
+	if len(lines) != 2+maxLsPerDir+1 || lines[len(lines)-1] != "    … 5 more entries in many/" {
+		t.Errorf("%d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+	for i := range 12 {
+		for j := range maxLsPerDir {
+			writeWS(t, s, fmt.Sprintf("d%02d/f%03d", i, j), "")
+		}
+	}
+	out = mustExec(t, ctx, "ls", `{}`)
+	lines = strings.Split(out, "\n")
+	if len(lines) != maxLsLines+1 || !strings.HasPrefix(lines[maxLsLines], "(listing cut at 1000 lines") {
+		t.Errorf("%d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+}
+
+func TestGlob(t *testing.T) {
+	ctx, s := newTestSession(t, testdataArchive(t, "files.txtar"))
+	root := s.WS.Root()
+	// Newest first: give the files distinct times.
+	base := time.Now().Add(-time.Hour)
+	for i, f := range []string{"main.go", "util/strings.go", "util/dup.go", "util/deep/deeper/leaf.go"} {
+		tm := base.Add(time.Duration(i) * time.Minute)
+		os.Chtimes(filepath.Join(root, filepath.FromSlash(f)), tm, tm)
+	}
+	out := mustExec(t, ctx, "glob", `{"pattern":"**/*.go"}`)
+	if want := "util/deep/deeper/leaf.go\nutil/dup.go\nutil/strings.go\nmain.go"; out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"*.go"}`); out != "main.go" {
+		t.Errorf("*.go: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"*.go","path":"util"}`); out != "util/dup.go\nutil/strings.go" {
+		t.Errorf("*.go in util: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"util/**/leaf.{go,txt}"}`); out != "util/deep/deeper/leaf.go" {
+		t.Errorf("braces: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"./**/*.log"}`); out != "No files match ./**/*.log." {
+		t.Errorf("ignored: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"**/*.log","include_ignored":true}`); out != "debug.log" {
+		t.Errorf("include_ignored: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"**/*.yml"}`); !strings.HasPrefix(out, "No files match") {
+		t.Errorf("hidden without asking: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":".github/**/*.yml"}`); out != ".github/workflows/ci.yml" {
+		t.Errorf("hidden: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"**/.gitignore"}`); out != ".gitignore" {
+		t.Errorf("hidden file: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"nowhere/**"}`); out != "No files match nowhere/** in nowhere/." {
+		t.Errorf("missing dir: %q", out)
+	}
+	wantErr(t, ctx, "glob", `{"pattern":"[a-"}`, "not a valid glob")
+	wantErr(t, ctx, "glob", `{"pattern":"/etc/*"}`, "relative")
+	wantErr(t, ctx, "glob", `{"pattern":"../*"}`, `".."`)
+	wantErr(t, ctx, "glob", `{"pattern":""}`, "pattern is empty")
+}
+
+func TestGlobCap(t *testing.T) {
+	ctx, s := newTestSession(t, "")
+	for i := range maxGlobResults + 20 {
+		writeWS(t, s, fmt.Sprintf("d/f%03d.txt", i), "")
+	}
+	out := mustExec(t, ctx, "glob", `{"pattern":"**/*.txt"}`)
+	lines := strings.Split(out, "\n")
+	if len(lines) != maxGlobResults+1 || lines[maxGlobResults] != "(showing the 100 newest of 120 matches: narrow the pattern or path)" {
+		t.Errorf("%d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+}
