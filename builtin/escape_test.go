@@ -106,7 +106,9 @@ func TestPathEscapes(t *testing.T) {
 		{"notebook_edit", func(p string) map[string]any {
 			return map[string]any{"path": p, "cell_number": 0, "new_source": "pwned"}
 		}},
-		{"notebook_edit", func(p string) map[string]any { return map[string]any{"path": p, "edit_mode": "delete", "cell_number": 0} }},
+		{"notebook_edit", func(p string) map[string]any {
+			return map[string]any{"path": p, "edit_mode": "delete", "cell_number": 0}
+		}},
 		{"move_file", func(p string) map[string]any { return map[string]any{"source": p, "destination": "stolen.txt"} }},
 		{"move_file", func(p string) map[string]any {
 			return map[string]any{"source": "inside.txt", "destination": p, "overwrite": true}
@@ -117,7 +119,9 @@ func TestPathEscapes(t *testing.T) {
 		{"delete_file", func(p string) map[string]any { return map[string]any{"path": p, "recursive": true} }},
 		{"delete_file", func(p string) map[string]any { return map[string]any{"path": p} }},
 		{"ls", func(p string) map[string]any { return map[string]any{"path": p, "include_ignored": true} }},
-		{"glob", func(p string) map[string]any { return map[string]any{"pattern": "**", "path": p, "include_ignored": true} }},
+		{"glob", func(p string) map[string]any {
+			return map[string]any{"pattern": "**", "path": p, "include_ignored": true}
+		}},
 		{"glob", func(p string) map[string]any { return map[string]any{"pattern": p + "/**"} }},
 	}
 	for kind, p := range escapes {
