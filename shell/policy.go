@@ -29,14 +29,14 @@ type Policy struct {
 type Verdict int
 
 const (
-	Run    Verdict = iota // run without asking
+	Allow  Verdict = iota // run without asking
 	Ask                   // ask the user; run only when approved
 	Refuse                // never run
 )
 
 func (v Verdict) String() string {
 	switch v {
-	case Run:
+	case Allow:
 		return "run"
 	case Ask:
 		return "ask"
@@ -81,7 +81,7 @@ func (p *Policy) Decide(a *Analysis) Decision {
 	}
 	readOnly, _ := a.ReadOnly()
 	if readOnly {
-		return Decision{Verdict: Run, Rule: "read-only", Detail: "the command only reads"}
+		return Decision{Verdict: Allow, Rule: "read-only", Detail: "the command only reads"}
 	}
 	for _, r := range a.loose {
 		if !redirectReadOnly(r) {
@@ -112,7 +112,7 @@ func (p *Policy) Decide(a *Analysis) Decision {
 	for i, s := range allowedBy {
 		quoted[i] = fmt.Sprintf("%q", s)
 	}
-	return Decision{Verdict: Run, Rule: "bash.allow " + strings.Join(quoted, ", "), Detail: "allowed by configuration"}
+	return Decision{Verdict: Allow, Rule: "bash.allow " + strings.Join(quoted, ", "), Detail: "allowed by configuration"}
 }
 
 // refusal checks the deny rules on every command, at every wrapper level.

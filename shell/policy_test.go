@@ -18,13 +18,13 @@ func TestPolicyDecide(t *testing.T) {
 		verdict Verdict
 		rule    string // a substring of Decision.Rule
 	}{
-		{"ls -la", Run, "read-only"},
-		{"git status && git diff", Run, "read-only"},
-		{"go test ./...", Run, `bash.allow "go test"`},
-		{"go test ./... 2>&1 | tail -n 20", Run, `bash.allow "go test"`},
-		{"timeout 60 go test -race ./shell/", Run, `bash.allow "go test"`},
-		{"make build", Run, `bash.allow "make *"`},
-		{"go test ./... > out.txt", Run, `bash.allow "go test"`},
+		{"ls -la", Allow, "read-only"},
+		{"git status && git diff", Allow, "read-only"},
+		{"go test ./...", Allow, `bash.allow "go test"`},
+		{"go test ./... 2>&1 | tail -n 20", Allow, `bash.allow "go test"`},
+		{"timeout 60 go test -race ./shell/", Allow, `bash.allow "go test"`},
+		{"make build", Allow, `bash.allow "make *"`},
+		{"go test ./... > out.txt", Allow, `bash.allow "go test"`},
 		{"go build ./...", Ask, "not read-only"},
 		{"go test ./... && go build", Ask, "not read-only"},
 		{"npm install", Ask, "not read-only"},
@@ -85,7 +85,7 @@ func TestPolicyDecide(t *testing.T) {
 		{"setsid ./server", Refuse, "no daemonising"},
 		{"./server & disown", Refuse, "no daemonising"},
 		{"./server &", Refuse, "no daemonising"},
-		{"sleep 1 & sleep 2 & wait", Run, "read-only"},
+		{"sleep 1 & sleep 2 & wait", Allow, "read-only"},
 		{"./a & ./b & wait", Ask, "not read-only"},
 	}
 	for _, tt := range tests {
@@ -114,7 +114,7 @@ func TestPolicyBackgroundAllowsAmpersand(t *testing.T) {
 		t.Errorf("foreground: %v %s, want a refusal pointing at run_in_background", fg.Verdict, fg.Error())
 	}
 	bg := (&Policy{Root: "/w", Background: true}).Decide(a)
-	if bg.Verdict != Run {
+	if bg.Verdict != Allow {
 		t.Errorf("background: %v by %s (%s), want run", bg.Verdict, bg.Rule, bg.Detail)
 	}
 }
@@ -125,7 +125,7 @@ func TestPolicyAllowStar(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := (&Policy{Root: "/w", Allow: []string{"*"}}).Decide(a)
-	if d.Verdict != Run {
+	if d.Verdict != Allow {
 		t.Errorf("allow * gave %v (%s)", d.Verdict, d.Detail)
 	}
 }

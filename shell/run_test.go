@@ -1,0 +1,216 @@
+package shell
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func testSpec(t *testing.T, script string) Spec {
+	t.Helper()
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return Spec{Script: script, Dir: dir, Env: Environ(tmp), Timeout: 30 * time.Second, Grace: 300 * time.Millisecond}
+}
+
+func TestRunExitStatusAndOutput(t *testing.T) {
+	t.Setenv("AGENTLS_SECRET", "x")
+	spec := testSpec(t, `echo out; echo err >&2; pwd; echo "$TERM $TMPDIR"; exit 3`)
+	res, err := Run(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 3 || res.Signal != "" || res.Status() != "exit status 3" {
+		t.Errorf("status = %q (%+v)", res.Status(), res)
+	}
+	want := "out\nerr\n" + spec.Dir + "\ndumb " + filepath.Join(spec.Dir, "tmp") + "\n"
+	if res.Output != want {
+		t.Errorf("output = %q, want %q", res.Output, want)
+	}
+	for _, kv := range spec.Env {
+		if strings.HasPrefix(kv, "AGENTLS_") {
+			t.Errorf("environment keeps %s", kv)
+		}
+	}
+}
+
+func TestRunStdinIsDevNull(t *testing.T) {
+	res, err := Run(context.Background(), testSpec(t, `cat; echo end`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Output != "end\n" || res.ExitCode != 0 {
+		t.Errorf("got %q %s", res.Output, res.Status())
+	}
+}
+
+func TestRunStreams(t *testing.T) {
+	spec := testSpec(t, `for i in 1 2 3; do echo line $i; done`)
+	var mu sync.Mutex
+	var streamed strings.Builder
+	spec.Stream = func(b []byte) {
+		mu.Lock()
+		streamed.Write(b)
+		mu.Unlock()
+	}
+	res, err := Run(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if streamed.String() != res.Output || res.Output != "line 1\nline 2\nline 3\n" {
+		t.Errorf("streamed %q, output %q", streamed.String(), res.Output)
+	}
+}
+
+func TestRunCapsOutput(t *testing.T) {
+	// 200,000 lines of 8 bytes: far more than MaxOutputChars.
+	res, err := Run(context.Background(), testSpec(t, `seq -f '%07g' 1 200000`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len([]rune(res.Output)); n > MaxOutputChars+200 {
+		t.Fatalf("output has %d characters", n)
+	}
+	if !strings.HasPrefix(res.Output, "0000001\n0000002\n") || !strings.HasSuffix(res.Output, "0199999\n0200000\n") {
+		t.Errorf("head or tail missing: %q … %q", res.Output[:40], res.Output[len(res.Output)-40:])
+	}
+	if !strings.Contains(res.Output, "bytes (") || !strings.Contains(res.Output, "lines) of output cut") {
+		t.Errorf("no note of the cut")
+	}
+}
+
+func TestCapText(t *testing.T) {
+	s := strings.Repeat("é", 50) + strings.Repeat("x\n", 50) + strings.Repeat("ü", 50)
+	got := capText(s, 100)
+	if !strings.HasPrefix(got, strings.Repeat("é", 50)) || !strings.HasSuffix(got, strings.Repeat("ü", 50)) {
+		t.Errorf("capText = %q", got)
+	}
+	if !strings.Contains(got, "[… 100 bytes (50 lines) of output cut …]") {
+		t.Errorf("capText note wrong: %q", got)
+	}
+	if capText("short", 100) != "short" {
+		t.Error("short text changed")
+	}
+}
+
+// stubbornScript starts two children and a grandchild that ignore SIGTERM,
+// prints their pids, and waits.
+const stubbornScript = `
+echo pgid $$
+trap '' TERM
+sleep 1000 & echo $!
+( trap '' TERM; sleep 1000 & echo $!; wait ) &
+echo ready
+wait
+`
+
+// groupMembers lists the processes (zombies included) whose process group
+// is pgid, from /proc.
+func groupMembers(t *testing.T, pgid int) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …; comm may hold spaces.
+		s := string(stat)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) > 2 && fields[2] == strconv.Itoa(pgid) {
+			out = append(out, e.Name()+" "+fields[0])
+		}
+	}
+	return out
+}
+
+func TestRunTimeoutKillsWholeGroup(t *testing.T) {
+	spec := testSpec(t, stubbornScript)
+	spec.Timeout = 500 * time.Millisecond
+	res, err := Run(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.Signal != "SIGKILL" {
+		t.Errorf("result %s, want killed by SIGKILL after the timeout", res.Status())
+	}
+	assertNoSurvivors(t, res.Output)
+}
+
+func TestRunCancelKillsGroup(t *testing.T) {
+	spec := testSpec(t, stubbornScript)
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	spec.Stream = func(b []byte) {
+		if strings.Contains(string(b), "ready") {
+			once.Do(cancel)
+		}
+	}
+	res, err := Run(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Canceled {
+		t.Fatalf("result %s, want cancelled", res.Status())
+	}
+	assertNoSurvivors(t, res.Output)
+}
+
+// assertNoSurvivors checks that none of the pids printed by stubbornScript
+// exists any more, not even as a zombie.
+func assertNoSurvivors(t *testing.T, output string) {
+	t.Helper()
+	n := 0
+	for _, line := range strings.Split(output, "\n") {
+		if pgid, ok := strings.CutPrefix(line, "pgid "); ok {
+			id, _ := strconv.Atoi(pgid)
+			if m := groupMembers(t, id); len(m) > 0 {
+				t.Errorf("process group %d still has %v", id, m)
+			}
+			continue
+		}
+		pid, err := strconv.Atoi(line)
+		if err != nil {
+			continue
+		}
+		n++
+		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+			t.Errorf("process %d survives: %s", pid, stat)
+		}
+	}
+	if n != 2 {
+		t.Errorf("expected two child pids in %q", output)
+	}
+}
+
+func TestRunNormalExitEndsLeftovers(t *testing.T) {
+	// The shell exits at once; a child that ignores SIGTERM is left behind
+	// and must be ended too.
+	spec := testSpec(t, `(trap '' TERM; exec sleep 1000) > /dev/null 2>&1 & echo $!`)
+	res, err := Run(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Errorf("status %s", res.Status())
+	}
+	pid := strings.TrimSpace(res.Output)
+	if stat, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil {
+		t.Errorf("leftover %s survives: %s", pid, stat)
+	}
+}
