@@ -139,8 +139,8 @@ func TestPrefixes(t *testing.T) {
 		t.Errorf("Add under a suspended prefix: %v", err)
 	}
 	res := r.Call(context.Background(), "mcp__gh__pr", nil)
-	if !res.IsError {
-		t.Error("call of a suspended tool succeeded")
+	if !res.IsError || !strings.Contains(res.Content, `tool "mcp__gh__pr" is unavailable for now: the tools under "mcp__gh__" are suspended`) {
+		t.Errorf("call of a suspended tool: %+v", res)
 	}
 	r.ResumePrefix("mcp__gh__")
 	if _, ok := r.Get("mcp__gh__pr"); !ok {

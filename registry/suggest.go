@@ -8,8 +8,11 @@ import (
 
 // unknownTool is the message for a call of a name the registry lacks.
 func (r *Registry) unknownTool(name string) string {
-	names := r.names()
 	shown := clip(name, 64)
+	if prefix, ok := r.suspendedPrefixOf(name); ok {
+		return fmt.Sprintf("tool %q is unavailable for now: the tools under %q are suspended (their server is disconnected); try again later or use another tool", shown, prefix)
+	}
+	names := r.names()
 	if len(names) == 0 {
 		return fmt.Sprintf("unknown tool %q: no tools are available", shown)
 	}
@@ -87,4 +90,19 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// suspendedPrefixOf reports the suspended prefix holding back the named
+// tool.
+func (r *Registry) suspendedPrefixOf(name string) (string, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for prefix, held := range r.suspended {
+		for _, e := range held {
+			if e.schema.Name == name {
+				return prefix, true
+			}
+		}
+	}
+	return "", false
 }

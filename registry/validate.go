@@ -156,9 +156,9 @@ func (e *entry) expectation(v *jsonschema.ValidationError) string {
 	case *kind.Pattern:
 		return fmt.Sprintf("must match the pattern %s", strconv.Quote(k.Want))
 	case *kind.MinLength:
-		return fmt.Sprintf("must have at least %d characters (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at least %s (got %d)", count(k.Want, "character"), k.Got)
 	case *kind.MaxLength:
-		return fmt.Sprintf("must have at most %d characters (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at most %s (got %d)", count(k.Want, "character"), k.Got)
 	case *kind.Minimum:
 		return "must be >= " + ratString(k.Want)
 	case *kind.Maximum:
@@ -170,15 +170,15 @@ func (e *entry) expectation(v *jsonschema.ValidationError) string {
 	case *kind.MultipleOf:
 		return "must be a multiple of " + ratString(k.Want)
 	case *kind.MinItems:
-		return fmt.Sprintf("must have at least %d items (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at least %s (got %d)", count(k.Want, "item"), k.Got)
 	case *kind.MaxItems:
-		return fmt.Sprintf("must have at most %d items (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at most %s (got %d)", count(k.Want, "item"), k.Got)
 	case *kind.UniqueItems:
 		return fmt.Sprintf("items must be unique (items %d and %d are equal)", k.Duplicates[0], k.Duplicates[1])
 	case *kind.MinProperties:
-		return fmt.Sprintf("must have at least %d properties (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at least %s (got %d)", count(k.Want, "property"), k.Got)
 	case *kind.MaxProperties:
-		return fmt.Sprintf("must have at most %d properties (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at most %s (got %d)", count(k.Want, "property"), k.Got)
 	case *kind.Dependency:
 		return fmt.Sprintf("property %q requires %s", k.Prop, quoteList(k.Missing))
 	case *kind.DependentRequired:
@@ -186,7 +186,7 @@ func (e *entry) expectation(v *jsonschema.ValidationError) string {
 	case *kind.PropertyNames:
 		return fmt.Sprintf("property name %q is not allowed", clip(k.Property, 64))
 	case *kind.AdditionalItems:
-		return fmt.Sprintf("has %d more items than allowed", k.Count)
+		return fmt.Sprintf("has %s more than allowed", count(k.Count, "item"))
 	case *kind.FalseSchema:
 		return "is not allowed here"
 	case *kind.Not:
@@ -252,6 +252,17 @@ func display(v any) string {
 	default:
 		return fmt.Sprint(v)
 	}
+}
+
+// count is "1 item", "2 items", "3 properties".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return strconv.Itoa(n) + " " + strings.TrimSuffix(noun, "y") + "ies"
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func ratString(r *big.Rat) string {

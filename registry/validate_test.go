@@ -22,7 +22,7 @@ func TestValidationExpectations(t *testing.T) {
 		{"exclusive", `{"properties":{"n":{"exclusiveMinimum":0}}}`, `{"n":0}`, "- /n: must be > 0"},
 		{"minimum fraction", `{"properties":{"n":{"minimum":0.5}}}`, `{"n":0}`, "- /n: must be >= 0.5"},
 		{"multipleOf", `{"properties":{"n":{"multipleOf":3}}}`, `{"n":4}`, "- /n: must be a multiple of 3"},
-		{"minItems", `{"properties":{"a":{"type":"array","minItems":1}}}`, `{"a":[]}`, "- /a: must have at least 1 items (got 0)"},
+		{"minItems", `{"properties":{"a":{"type":"array","minItems":1}}}`, `{"a":[]}`, "- /a: must have at least 1 item (got 0)"},
 		{"uniqueItems", `{"properties":{"a":{"uniqueItems":true}}}`, `{"a":["S3CR3T","S3CR3T"]}`, "- /a: items must be unique (items 0 and 1 are equal)"},
 		{"anyOf", `{"anyOf":[{"required":["a"]},{"required":["b"]}]}`, `{"c":"S3CR3T"}`, "- /: does not match any of the allowed forms (anyOf)"},
 		{"oneOf both", `{"oneOf":[{"required":["a"]},{"required":["b"]}]}`, `{"a":1,"b":2}`, "- /: matches more than one of the allowed forms; it must match exactly one (oneOf)"},
