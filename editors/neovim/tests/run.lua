@@ -579,15 +579,20 @@ if has_011 then
   e2e_test('0.11+: vim.lsp.enable("agentls") attaches and the API uses that client', function()
     vim.lsp.config('agentls', { cmd = { bin, 'serve', '--stdio' } })
     vim.lsp.enable('agentls')
-    local ws = workspace({ ['e.txt'] = 'enabled\n' })
-    vim.cmd('edit ' .. ws .. '/e.txt')
-    local c = wait_attached(vim.api.nvim_get_current_buf())
-    eq(ws, vim.fs.normalize(c.root_dir))
-    eq(bin, require('agentls.lsp').cmd()[1])
-    contains(call_ok('read_file', { path = 'e.txt' }), 'enabled')
+    local ok, err = pcall(function()
+      local ws = workspace({ ['e.txt'] = 'enabled\n' })
+      vim.cmd('edit ' .. ws .. '/e.txt')
+      local c = wait_attached(vim.api.nvim_get_current_buf())
+      eq(ws, vim.fs.normalize(c.root_dir))
+      eq(bin, require('agentls.lsp').cmd()[1])
+      contains(call_ok('read_file', { path = 'e.txt' }), 'enabled')
+    end)
     vim.lsp.enable('agentls', false)
     stop_all_clients()
     vim.cmd('silent %bwipeout!')
+    if not ok then
+      error(err, 0)
+    end
   end)
 end
 
@@ -600,7 +605,10 @@ e2e_test('setup() attaches agentls to a file buffer in a workspace', function()
     ['stale.txt'] = 'left\nright\n',
     ['main.go'] = 'package main\n\nfunc Hello() string { return "hi" }\n',
   })
-  require('agentls').setup({ cmd = { bin, 'serve', '--stdio' } })
+  require('agentls').setup({
+    cmd = { bin, 'serve', '--stdio' },
+    settings = { approval = { write_file = 'ask' } },
+  })
   vim.cmd('edit ' .. W .. '/a.txt')
   local c = wait_attached(vim.api.nvim_get_current_buf())
   eq(W, vim.fs.normalize(c.root_dir))
@@ -693,6 +701,35 @@ e2e_test('an edit after the user changed the buffer since the agent read it is r
   eq(true, res.isError, 'refused: ' .. res.content)
   eq('LEFT (typed after the read)\nright', buf_text(bufnr), 'buffer untouched by the agent')
   vim.cmd('silent edit!')
+end)
+
+e2e_test('settings reach the server: write_file asks through vim.ui.select', function()
+  local real = vim.ui.select
+  local answer, asked = 'Deny', nil
+  vim.ui.select = function(items, opts, cb)
+    asked = opts.prompt
+    for _, item in ipairs(items) do
+      if item.title == answer then
+        return cb(item)
+      end
+    end
+    cb(nil)
+  end
+  local ok, err = pcall(function()
+    local res = require('agentls').call_sync('write_file', { path = 'new.txt', content = 'created\n' }, 15000)
+    truthy(res)
+    contains(asked, 'write_file', 'the question')
+    eq(true, res.isError, 'denied: ' .. res.content)
+    eq(0, vim.fn.filereadable(W .. '/new.txt'), 'not written')
+    answer, asked = 'Allow', nil
+    call_ok('write_file', { path = 'new.txt', content = 'created\n' })
+    truthy(asked, 'asked again')
+    eq('created\n', read(W .. '/new.txt'))
+  end)
+  vim.ui.select = real
+  if not ok then
+    error(err, 0)
+  end
 end)
 
 e2e_test('edit_file of a file not read in this session is refused', function()
@@ -860,8 +897,21 @@ elseif vim.fn.executable(bin) ~= 1 then
     error(bin .. ' is not executable')
   end)
 else
+  -- Once the server cannot be attached, the rest fail at once instead of each waiting it out.
+  local attached = true
   for _, t in ipairs(e2e) do
-    test(t.name, t.fn)
+    test(t.name, function()
+      if not attached then
+        error('not run: agentls never attached (see the first end-to-end failure)', 0)
+      end
+      local ok, err = xpcall(t.fn, debug.traceback)
+      if not ok then
+        if tostring(err):find('agentls to attach and initialize', 1, true) then
+          attached = false
+        end
+        error(err, 0)
+      end
+    end)
   end
 end
 
