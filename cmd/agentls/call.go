@@ -21,6 +21,10 @@ JSON is the tool's argument object; "-" reads it from stdin; without it the
 tool gets {}. Each call is its own session, so the read-before-write rule
 (read a file before editing it) does not apply here.
 
+--settings passes the "agentls" settings an editor would send (bash.allow,
+bash.deny, bash.sandbox, webFetch.allowPrivate, ...). bash.askFallback is
+"run" unless set: a command that would need approval runs, since you typed it.
+
 Exit status: 0 when the tool succeeded, 1 when its result is an error
 (unknown tool, invalid arguments, refused path, ...), 2 for a usage error.
 
@@ -31,6 +35,7 @@ Example:
 func runCall(e *env, args []string) int {
 	fs := newFlags(e, "call", callSynopsis, callHelp)
 	dir := fs.String("C", ".", "the workspace `folder` the tool acts on")
+	settingsArg := fs.String("settings", "", "the agentls settings as a JSON `object`, as an editor would send them (e.g. {\"bash\":{\"sandbox\":\"bwrap\"}})")
 	pos, code := parseArgs(e, fs, args)
 	if code >= 0 {
 		return code
@@ -58,6 +63,11 @@ func runCall(e *env, args []string) int {
 		return usageError(e, "call", callSynopsis, "the arguments are not valid JSON: %s", jsonProblem(raw))
 	}
 
+	settings, err := callSettings(*settingsArg)
+	if err != nil {
+		return usageError(e, "call", callSynopsis, "--settings: %v", err)
+	}
+
 	reg, err := registry.NewBuiltin()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "agentls call: %v\n", err)
@@ -72,6 +82,7 @@ func runCall(e *env, args []string) int {
 		return exitError
 	}
 	defer sess.Close()
+	sess.Settings = settings
 
 	res := reg.Call(workspace.WithSession(e.ctx, sess), name, raw)
 	out := e.stdout
@@ -102,4 +113,29 @@ func jsonProblem(raw []byte) string {
 		return fmt.Sprintf("%v (at byte %d); quote the object for the shell: '{\"path\":\"x\"}'", se, se.Offset)
 	}
 	return err.Error()
+}
+
+// callSettings returns the session settings of a command-line call: the
+// user's --settings object, with bash.askFallback "run" unless it says
+// otherwise — the user typed the command, there is nobody else to ask.
+func callSettings(arg string) (json.RawMessage, error) {
+	m := map[string]any{}
+	if strings.TrimSpace(arg) != "" {
+		if err := json.Unmarshal([]byte(arg), &m); err != nil || m == nil {
+			return nil, fmt.Errorf("want a JSON object: %s", strings.TrimPrefix(fmt.Sprint(err), "json: "))
+		}
+	}
+	_, dotted := m["bash.askFallback"]
+	bash, _ := m["bash"].(map[string]any)
+	if !dotted && (bash == nil || bash["askFallback"] == nil) {
+		if bash == nil {
+			bash = map[string]any{}
+			if _, ok := m["bash"]; ok {
+				return nil, fmt.Errorf(`"bash" must be an object`)
+			}
+		}
+		bash["askFallback"] = "run"
+		m["bash"] = bash
+	}
+	return json.Marshal(m)
 }

@@ -233,3 +233,26 @@ func TestBinaryExitStatus(t *testing.T) {
 		}
 	}
 }
+
+func TestCallSettings(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", `{"bash":{"askFallback":"run"}}`},
+		{`{"bash":{"sandbox":"bwrap"}}`, `{"bash":{"askFallback":"run","sandbox":"bwrap"}}`},
+		{`{"bash":{"askFallback":"deny"}}`, `{"bash":{"askFallback":"deny"}}`},
+		{`{"bash.askFallback":"deny"}`, `{"bash.askFallback":"deny"}`},
+		{`{"webFetch":{"allowPrivate":true}}`, `{"bash":{"askFallback":"run"},"webFetch":{"allowPrivate":true}}`},
+	} {
+		got, err := callSettings(tc.in)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("callSettings(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{`[]`, `null`, `{`, `{"bash":1}`} {
+		if got, err := callSettings(bad); err == nil {
+			t.Errorf("callSettings(%s) = %s, want an error", bad, got)
+		}
+	}
+	if _, errOut, code := runCLI(t, "", "call", "--settings", "[]", "read_file"); code != exitUsage || !strings.Contains(errOut, "--settings: want a JSON object") {
+		t.Errorf("bad --settings: exit %d, %q", code, errOut)
+	}
+}
