@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -41,5 +43,19 @@ func BenchmarkDigest(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = r.Digest()
+	}
+}
+
+// BenchmarkCall: the registry's overhead on one call (decode, validate,
+// execute a trivial tool, cut check).
+func BenchmarkCall(b *testing.B) {
+	r := benchRegistry(b)
+	args := json.RawMessage(`{"path":"src/main.go","limit":200}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := r.Call(ctx, "tool_07", args); res.IsError {
+			b.Fatal(res.Content)
+		}
 	}
 }
