@@ -151,8 +151,8 @@ func TestIgnoreMatchesGit(t *testing.T) {
 			"*.tmp", "!*.tmp/", "lit/eral", "doc/**", "!doc/keep", "mid**dle", "log[0-9].txt",
 			"**/foo/bar", "**/foo2/bar", "one/**/two/**/three",
 		}, "\n"),
-		".git/info/exclude": "info-ex\n",
-		"sub/.gitignore":    "!*.o\nlocal\n/only-here\n*.txt\n!keep*.txt\n",
+		".git/info/exclude":     "info-ex\n",
+		"sub/.gitignore":        "!*.o\nlocal\n/only-here\n*.txt\n!keep*.txt\n",
 		"sub/deeper/.gitignore": "!local\n",
 	}
 	paths := []string{
