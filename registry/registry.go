@@ -98,8 +98,9 @@ func newEntry(t Tool) (*entry, error) {
 	}, nil
 }
 
-// checkName accepts the names every model API accepts: 1 to 128 ASCII
-// letters, digits, '_', '-' and '.'.
+// checkName accepts the names the model APIs accept (OpenAI, Anthropic,
+// MCP clients): 1 to 128 ASCII letters, digits, '_' and '-'. A plugin front
+// must map other names (dots, spaces) to these.
 func checkName(name string) error {
 	if name == "" {
 		return errors.New("tool name is empty")
@@ -108,9 +109,9 @@ func checkName(name string) error {
 		return fmt.Errorf("tool name %.40q... is longer than 128 bytes", name)
 	}
 	for _, c := range []byte(name) {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 		if !ok {
-			return fmt.Errorf("tool name %q: only ASCII letters, digits, '_', '-' and '.' are allowed", name)
+			return fmt.Errorf("tool name %q: only ASCII letters, digits, '_' and '-' are allowed", name)
 		}
 	}
 	return nil

@@ -44,6 +44,8 @@ func TestAddRefuses(t *testing.T) {
 		{&fakeTool{name: "file_ref", schema: `{"properties":{"a":{"$ref":"file:///etc/passwd"}}}`}, `tool "file_ref": invalid JSON Schema`},
 		{&fakeTool{name: "bad_pattern", schema: `{"properties":{"a":{"pattern":"("}}}`}, `tool "bad_pattern": invalid JSON Schema`},
 		{&fakeTool{name: "has space"}, `tool name "has space"`},
+		{&fakeTool{name: "dotted.name"}, `tool name "dotted.name"`},
+		{&fakeTool{name: strings.Repeat("x", 129)}, `longer than 128 bytes`},
 		{&fakeTool{name: ""}, `tool name is empty`},
 		{nil, "nil tool"},
 	} {
