@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/agentls/agentls/registry"
@@ -154,26 +156,39 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		Parallel:       textsearch.Workers(),
 		NoStat:         true,
 	}
-	return func(ctx context.Context, fn func(textsearch.File)) error {
-		err := ws.Walk(ctx, abs, opts, func(e workspace.WalkEntry) error {
-			if e.IsDir {
-				if filter.SkipDir(e.Rel) {
-					return fs.SkipDir
+	overlay := func(abs string) ([]byte, bool) {
+		if b := buffers[abs]; b != nil {
+			b.seen.Store(true)
+			return []byte(b.text), true
+		}
+		return nil, false
+	}
+	var files textsearch.Source
+	if table := grepTable(s, opts); table != nil {
+		files = table.Source(rel, filter, overlay)
+	} else {
+		files = func(ctx context.Context, fn func(textsearch.File)) error {
+			return ws.Walk(ctx, abs, opts, func(e workspace.WalkEntry) error {
+				if e.IsDir {
+					if filter.SkipDir(e.Rel) {
+						return fs.SkipDir
+					}
+					return nil
 				}
+				if !e.Mode.IsRegular() || !filter.Match(e.Rel) {
+					return nil
+				}
+				f := textsearch.File{Abs: e.Abs, Rel: e.Rel, Size: e.Size}
+				if text, ok := overlay(e.Abs); ok {
+					f.Text = text
+				}
+				fn(f)
 				return nil
-			}
-			if !e.Mode.IsRegular() || !filter.Match(e.Rel) {
-				return nil
-			}
-			f := textsearch.File{Abs: e.Abs, Rel: e.Rel, Size: e.Size}
-			if b := buffers[e.Abs]; b != nil {
-				b.seen.Store(true)
-				f.Text = []byte(b.text)
-			}
-			fn(f)
-			return nil
-		})
-		if err != nil {
+			})
+		}
+	}
+	return func(ctx context.Context, fn func(textsearch.File)) error {
+		if err := files(ctx, fn); err != nil {
 			return err
 		}
 		// Buffers of files not on disk yet, searched when the walk would
@@ -194,6 +209,66 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		}
 		return nil
 	}, nil
+}
+
+// grepState is a session's grep state: the resident file tables, one per
+// walk option set, kept from the session's second search on (a session that
+// searches once, like the command line's, walks and searches in one pass).
+type grepState struct {
+	mu       sync.Mutex
+	searches int
+	tables   map[[2]bool]*textsearch.Table
+	cancel   func()
+}
+
+type grepStateKey struct{}
+
+// grepTable returns the session's table for opts, or nil on its first search.
+func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Table {
+	st := s.Attach(grepStateKey{}, func() any { return &grepState{tables: map[[2]bool]*textsearch.Table{}} }).(*grepState)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.searches++
+	if st.searches == 1 {
+		return nil
+	}
+	if st.cancel == nil {
+		st.cancel = s.WS.OnChange(func(path string) {
+			st.mu.Lock()
+			tables := maps.Clone(st.tables)
+			st.mu.Unlock()
+			for _, t := range tables {
+				t.Invalidate(path)
+			}
+		})
+	}
+	key := [2]bool{opts.Hidden, opts.IncludeIgnored}
+	t := st.tables[key]
+	if t == nil {
+		ws := s.WS
+		t = textsearch.NewTable(ws.Root(), func(ctx context.Context, fn func(abs, rel string, isDir bool)) error {
+			return ws.Walk(ctx, ws.Root(), opts, func(e workspace.WalkEntry) error {
+				if e.IsDir || e.Mode.IsRegular() {
+					fn(e.Abs, e.Rel, e.IsDir)
+				}
+				return nil
+			})
+		}, textsearch.DefaultCacheBudget)
+		st.tables[key] = t
+	}
+	return t
+}
+
+// Close stops following the workspace's changes.
+func (st *grepState) Close() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.cancel != nil {
+		st.cancel()
+		st.cancel = nil
+	}
+	st.tables = nil
+	return nil
 }
 
 type grepBuffer struct {

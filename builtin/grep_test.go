@@ -238,3 +238,41 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// benchClasses are the pattern classes of bench/grep.
+var benchClasses = []struct {
+	name, pattern string
+	ci            bool
+}{
+	{"literal", "func Errorf", false},
+	{"regex-literal", `func \(\w+ \*?Reader\) Read`, false},
+	{"case-insensitive", "readall", true},
+	{"alternation", `ErrUnexpectedEOF|ErrShortWrite|ErrNoProgress`, false},
+	{"no-literal", `[A-Z]{4,}[0-9]{2,}`, false},
+	{"many-matches", `err`, false},
+}
+
+// BenchmarkGrepGoroot searches Go's source tree once per iteration, each
+// time walking it afresh (what one `agentls call grep` does).
+func BenchmarkGrepGoroot(b *testing.B) {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	ws, err := workspace.New(root)
+	if err != nil {
+		b.Skip(err)
+	}
+	s, err := workspace.NewSession(ws, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := workspace.WithSession(context.Background(), s)
+	for _, c := range benchClasses {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := runGrep(ctx, grepArgs{Pattern: c.pattern, CaseInsensitive: c.ci}, 60000); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
