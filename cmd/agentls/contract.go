@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentls/agentls/registry"
@@ -98,8 +100,35 @@ func contractMarkdown(tools []registry.Schema) string {
 	if len(tools) == 0 {
 		b.WriteString("\nNo built-in tools are registered.\n")
 	}
+	b.WriteString("\n## Arguments\n\nArgument names are part of the contract; `?` marks an optional one.\n\n")
+	for _, t := range tools {
+		fmt.Fprintf(&b, "- `%s`: %s\n", t.Name, argumentNames(t.InputSchema))
+	}
 	b.WriteString("\nThe input schema of each tool is `docs/schemas/<name>.json`; `agentls tools` prints the list for\npeople, `agentls tools --json` exactly as `agentls.listTools` returns it.\n")
 	return b.String()
+}
+
+// argumentNames lists the top-level properties of a canonical schema,
+// required ones first, optional ones marked with "?".
+func argumentNames(schema []byte) string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return "none"
+	}
+	var req, opt []string
+	for name := range s.Properties {
+		if slices.Contains(s.Required, name) {
+			req = append(req, "`"+name+"`")
+		} else {
+			opt = append(opt, "`"+name+"?`")
+		}
+	}
+	slices.Sort(req)
+	slices.Sort(opt)
+	return strings.Join(append(req, opt...), ", ")
 }
 
 // escapeCell makes text safe in a markdown table cell; unescapeCell undoes

@@ -144,6 +144,9 @@ func checkContract(doc string, tools []registry.Schema) []string {
 		case row.readOnly != tool.ReadOnly:
 			problems = append(problems, fmt.Sprintf("%s: the contract says read-only=%v, the tool says %v", tool.Name, row.readOnly, tool.ReadOnly))
 		}
+		if tool.Description == "" {
+			problems = append(problems, fmt.Sprintf("%s has no description", tool.Name))
+		}
 		if ok && row.description != tool.Description {
 			problems = append(problems, fmt.Sprintf("%s: description differs\n contract: %q\n tool:     %q", tool.Name, row.description, tool.Description))
 		}
@@ -203,6 +206,7 @@ func TestCheckContractFindsDrift(t *testing.T) {
 		{"flag", strings.Replace(good, "| `beta` |  |", "| `beta` | ✓ |", 1), tools, "beta: the contract says read-only=true"},
 		{"description", strings.Replace(good, "writes", "writes files", 1), tools, "beta: description differs"},
 		{"duplicate", good + "| `beta` |  | writes |\n", tools, "tool beta listed twice"},
+		{"no description", good, append(tools, registry.Schema{Name: "gamma"}), "gamma has no description"},
 	} {
 		p := strings.Join(checkContract(tc.doc, tc.tools), "\n")
 		if !strings.Contains(p, tc.want) {
