@@ -18,7 +18,8 @@ mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 nvim=$prefix/bin/nvim
 
-if [ -x "$nvim" ] && "$nvim" --version >/dev/null 2>&1; then
+stamp=$prefix/.installed-v2
+if [ -f "$stamp" ] && [ -x "$nvim" ] && "$nvim" --version >/dev/null 2>&1; then
   "$nvim" --version | sed -n 1p
   exit 0
 fi
@@ -85,6 +86,13 @@ done
 [ -n "$loader" ] || { echo "install-neovim.sh: no dynamic loader in the unpacked libc6" >&2; exit 1; }
 
 root=$prefix/root
+# nvim finds its bundled tree-sitter parsers in <its own directory>/../lib/nvim, and its own
+# path (v:progpath, symlinks resolved) is the loader's here: make that lead to usr/lib/nvim.
+libdir=$(dirname "$(dirname "$(readlink -f "$loader")")")/lib/nvim
+if [ ! -e "$libdir" ]; then
+  mkdir -p "$(dirname "$libdir")"
+  ln -s "$root/usr/lib/nvim" "$libdir"
+fi
 mkdir -p "$prefix/bin"
 cat >"$nvim" <<WRAP
 #!/bin/sh
@@ -94,3 +102,4 @@ exec $loader --library-path $root/usr/lib/x86_64-linux-gnu:$root/lib/x86_64-linu
 WRAP
 chmod +x "$nvim"
 "$nvim" --version | sed -n 1p
+touch "$stamp"

@@ -70,7 +70,9 @@ function M.check()
       health.warn(where .. ' has not finished initializing')
     end
     local status, err = agentls.index_status_sync(3000, { client_id = c.id })
-    if not status then
+    if not status and tostring(err):find('unknown command', 1, true) then
+      health.warn('index: this agentls has no symbol index (' .. tostring(err) .. ')')
+    elseif not status then
       health.error('index: ' .. tostring(err))
     elseif status.state == 'ready' then
       health.ok(('index ready: %s files, %s symbols'):format(tostring(status.files), tostring(status.symbols)))
