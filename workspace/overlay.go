@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,8 +35,8 @@ type overlay struct {
 func (w *Workspace) Open(path string, version int32, text string) {
 	path = filepath.Clean(path)
 	o := &overlay{}
-	if raw, err := os.ReadFile(path); err == nil {
-		if t, f, err := Decode(raw); err == nil {
+	if c, err := (Disk{}).Read(path, 0); err == nil {
+		if t, f, err := Decode(c.Data); err == nil {
 			o.diskText, o.format, o.onDisk = t, f, true
 		}
 	}

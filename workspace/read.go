@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -96,44 +95,40 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 	if maxSize == 0 {
 		maxSize = MaxTextFile
 	}
-	st, statErr := os.Stat(abs)
-	if o, ok := w.overlay(abs); ok {
+	c, err := w.src.Read(abs, maxSize)
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s does not exist: %w", rel, ErrNotExist)
+	case errors.Is(err, errIsDir):
+		return nil, fmt.Errorf("%s is a directory, not a file; list it with ls", rel)
+	case errors.Is(err, ErrTooLarge):
+		size := "too large"
+		if st, err := os.Stat(abs); err == nil {
+			size = humanSize(st.Size())
+		}
+		return nil, fmt.Errorf("%s is %s, over the %s limit: %w; read a window of it with offset and limit, or search it with grep",
+			rel, size, humanSize(maxSize), ErrTooLarge)
+	default:
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if c.FromBuffer {
 		f := &File{
 			Abs: abs, Rel: rel,
-			Text:       o.norm,
-			Format:     o.format,
+			Text:       c.text,
+			Format:     c.Format,
 			FromBuffer: true,
-			Version:    o.buf.Version,
-			Size:       int64(len(o.buf.Text)),
-			Hash:       sha256.Sum256([]byte(o.buf.Text)),
+			Version:    c.Version,
+			Size:       c.Size,
+			Hash:       sha256.Sum256(c.Data),
 			Mode:       0o644,
 		}
-		if statErr == nil {
+		if st, err := os.Stat(abs); err == nil {
 			f.Mode, f.ModTime = st.Mode(), st.ModTime()
 		}
 		return f, nil
 	}
-	if statErr != nil {
-		if errors.Is(statErr, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s does not exist: %w", rel, ErrNotExist)
-		}
-		return nil, fmt.Errorf("read %s: %w", rel, statErr)
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file; list it with ls", rel)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", rel, st.Mode().Type())
-	}
-	if maxSize > 0 && st.Size() > maxSize {
-		return nil, fmt.Errorf("%s is %s, over the %s limit: %w; read a window of it with offset and limit, or search it with grep",
-			rel, humanSize(st.Size()), humanSize(maxSize), ErrTooLarge)
-	}
-	raw, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	text, format, err := Decode(raw)
+	text, format, err := Decode(c.Data)
 	if err != nil {
 		if errors.Is(err, ErrBinary) {
 			return nil, fmt.Errorf("%s is a binary file (it has a NUL byte in its first 8 KiB); text tools cannot read or edit it: %w", rel, ErrBinary)
@@ -144,10 +139,10 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 		Abs: abs, Rel: rel,
 		Text:    text,
 		Format:  format,
-		Mode:    st.Mode(),
-		ModTime: st.ModTime(),
-		Size:    int64(len(raw)),
-		Hash:    sha256.Sum256(raw),
+		Mode:    c.Mode,
+		ModTime: c.ModTime,
+		Size:    c.Size,
+		Hash:    sha256.Sum256(c.Data),
 	}, nil
 }
 
@@ -156,38 +151,10 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 // disk, undecoded and without a size limit. abs must already be confined
 // (from Resolve or Walk); ReadRaw does not follow a symlink in the last
 // component, so a link found by a walk cannot lead a search out of the root.
+// The returned bytes belong to the caller.
 func (w *Workspace) ReadRaw(abs string) ([]byte, bool, error) {
-	if o, ok := w.overlay(abs); ok {
-		return []byte(o.buf.Text), true, nil
-	}
-	f, err := os.OpenFile(abs, os.O_RDONLY|oNoFollow, 0)
-	if err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, false, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("%s is not a regular file", abs)
-	}
-	buf := make([]byte, st.Size())
-	n, err := readFull(f, buf)
-	if err != nil {
-		return nil, false, err
-	}
-	return buf[:n], false, nil
-}
-
-// readFull reads until buf is full or EOF (a file that shrank meanwhile is
-// not an error).
-func readFull(f *os.File, buf []byte) (int, error) {
-	n, err := io.ReadFull(f, buf)
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		err = nil
-	}
-	return n, err
+	c, err := w.rawSrc.Read(abs, 0)
+	return c.Data, c.FromBuffer, err
 }
 
 // IsBinary reports whether data looks binary: a NUL byte in its first

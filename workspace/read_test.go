@@ -170,3 +170,32 @@ func TestReadRawRefusesFinalSymlink(t *testing.T) {
 		t.Errorf("walk = %v, %v", found, err)
 	}
 }
+
+func TestSourceStack(t *testing.T) {
+	w := newWS(t, t.TempDir())
+	p := filepath.Join(w.Root(), "a.txt")
+	writeFile(t, p, "disk")
+	var src Source = w
+	c, err := src.Read(p, 0)
+	if err != nil || string(c.Data) != "disk" || c.FromBuffer || c.Size != 4 {
+		t.Fatalf("disk read = %+v, %v", c, err)
+	}
+	if _, err := src.Read(p, 2); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("maxSize: %v", err)
+	}
+	w.Open(p, 7, "buffer\r\n")
+	c, err = src.Read(p, 2) // buffers are in memory already: no limit
+	if err != nil || string(c.Data) != "buffer\r\n" || !c.FromBuffer || c.Version != 7 || !c.Format.CRLF {
+		t.Errorf("buffer read = %+v, %v", c, err)
+	}
+	if _, err := (Disk{}).Read(w.Root(), 0); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("directory: %v", err)
+	}
+	symlink(t, "a.txt", filepath.Join(w.Root(), "link"))
+	if _, err := (Disk{NoFollow: true}).Read(filepath.Join(w.Root(), "link"), 0); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("NoFollow: %v", err)
+	}
+	if c, err := (Disk{}).Read(filepath.Join(w.Root(), "link"), 0); err != nil || string(c.Data) != "disk" {
+		t.Errorf("follow: %v", err)
+	}
+}

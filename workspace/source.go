@@ -1,0 +1,117 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// A Source reads a file by absolute path. The workspace's read view is two
+// Sources stacked: the overlay of open buffers answers first and hands every
+// other path to Disk. ReadFile, ReadRaw and the walkers' readers all go
+// through that one stack, so every tool sees the same merged view.
+type Source interface {
+	// Read returns the content of abs. maxSize > 0 refuses a larger file
+	// with an error wrapping ErrTooLarge before reading it; maxSize <= 0
+	// reads any size. A missing file gives an error wrapping
+	// fs.ErrNotExist; a directory or another non-regular file an error
+	// saying so. Errors name abs; callers rephrase them for the model.
+	Read(abs string, maxSize int64) (Content, error)
+}
+
+// Content is one file as a Source holds it.
+type Content struct {
+	// Data is the file's bytes on disk, or the buffer's text (UTF-8, line
+	// endings as the editor has them). It is shared: do not modify it.
+	Data       []byte
+	FromBuffer bool
+	Version    int32 // the buffer's version when FromBuffer
+	// Format, for a buffer, is the disk file's encoding and BOM and the
+	// buffer's line endings; for disk content it is zero (Decode finds it).
+	Format  Format
+	Mode    fs.FileMode // disk only
+	ModTime time.Time   // disk only
+	Size    int64       // len(Data) (for disk: the size when opened)
+
+	text string // the buffer text with "\n" line endings (FromBuffer only)
+}
+
+// Disk is the Source of the file system. With NoFollow a symlink in the
+// last component is refused rather than followed (for paths found by a
+// walk, which never follows links).
+type Disk struct{ NoFollow bool }
+
+// Read implements Source.
+func (d Disk) Read(abs string, maxSize int64) (Content, error) {
+	flags := os.O_RDONLY
+	if d.NoFollow {
+		flags |= oNoFollow
+	}
+	f, err := os.OpenFile(abs, flags, 0)
+	if err != nil {
+		if d.NoFollow && !errors.Is(err, fs.ErrNotExist) {
+			if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return Content{}, fmt.Errorf("%s is a symlink; it is not followed", abs)
+			}
+		}
+		return Content{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Content{}, err
+	}
+	switch {
+	case st.IsDir():
+		return Content{}, fmt.Errorf("%s: %w", abs, errIsDir)
+	case !st.Mode().IsRegular():
+		return Content{}, fmt.Errorf("%s is not a regular file (%s)", abs, st.Mode().Type())
+	case maxSize > 0 && st.Size() > maxSize:
+		return Content{}, fmt.Errorf("%s is %s, over the %s limit: %w", abs, humanSize(st.Size()), humanSize(maxSize), ErrTooLarge)
+	}
+	data := make([]byte, st.Size())
+	n, err := io.ReadFull(f, data)
+	if err == io.EOF || err == io.ErrUnexpectedEOF { // shrank meanwhile
+		err = nil
+	}
+	if err != nil {
+		return Content{}, err
+	}
+	return Content{Data: data[:n], Mode: st.Mode(), ModTime: st.ModTime(), Size: int64(n)}, nil
+}
+
+var errIsDir = errors.New("is a directory")
+
+// overlaySource answers from the workspace's open buffers and asks next for
+// every other path.
+type overlaySource struct {
+	w    *Workspace
+	next Source
+}
+
+func (s overlaySource) Read(abs string, maxSize int64) (Content, error) {
+	o, ok := s.w.overlay(abs)
+	if !ok {
+		return s.next.Read(abs, maxSize)
+	}
+	return Content{
+		Data:       []byte(o.buf.Text),
+		FromBuffer: true,
+		Version:    o.buf.Version,
+		Format:     o.format,
+		Size:       int64(len(o.buf.Text)),
+		text:       o.norm,
+	}, nil
+}
+
+// Read implements Source for the workspace's merged view: the buffer of
+// abs when it is open, else the file on disk (following symlinks; confine
+// abs with Resolve first).
+func (w *Workspace) Read(abs string, maxSize int64) (Content, error) {
+	return w.src.Read(abs, maxSize)
+}
+
+var _ Source = (*Workspace)(nil)
