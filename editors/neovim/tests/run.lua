@@ -777,6 +777,43 @@ e2e_test('a call can be cancelled', function()
   vim.wait(200) -- a late answer must not call back twice (finish() guards it)
 end)
 
+e2e_test('cancelling a running bash call stops its process', function()
+  if vim.fn.executable('pgrep') ~= 1 then
+    error('pgrep is needed to watch the process')
+  end
+  local real = vim.ui.select
+  vim.ui.select = function(items, _, cb) -- allow, should bash ask
+    for _, item in ipairs(items) do
+      if item.title == 'Allow' then
+        return cb(item)
+      end
+    end
+    cb(nil)
+  end
+  local command = ('sleep 29.%03d'):format(vim.uv.hrtime() % 1000)
+  local function running()
+    vim.fn.system({ 'pgrep', '-f', command })
+    return vim.v.shell_error == 0
+  end
+  local ok, err = pcall(function()
+    local got
+    local handle = require('agentls').call('bash', { command = command }, function(res, e)
+      got = { res, e }
+    end)
+    wait_for('`' .. command .. '` to start', running, 10000)
+    eq(nil, got, 'still running')
+    handle.cancel()
+    eq('cancelled', got and got[2])
+    wait_for('`' .. command .. '` to be killed', function()
+      return not running()
+    end, 10000)
+  end)
+  vim.ui.select = real
+  if not ok then
+    error(err, 0)
+  end
+end)
+
 e2e_test(':AgentlsCall puts the result in a buffer', function()
   vim.cmd('AgentlsCall read_file {"path": "main.go"}')
   local name = 'agentls://call/read_file'
