@@ -1,0 +1,119 @@
+// Package mcp serves the tool registry over the Model Context Protocol, so
+// agents that speak MCP get the same tools as the editor plugins — on a
+// directory of their own (agentls mcp --dir) or inside a running editor
+// session (agentls mcp --attach) — and connects to the MCP servers a user
+// configures, adding their tools to a workspace registry as plugin tools.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentls/agentls/registry"
+	"github.com/agentls/agentls/workspace"
+)
+
+// destructive lists the built-ins whose effects cannot be undone by the
+// editor: MCP clients use the hint to ask the user more firmly.
+var destructive = map[string]bool{"delete_file": true, "move_file": true, "bash": true, "kill_shell": true}
+
+// A Server exposes one registry over MCP; every call runs in one workspace
+// session (one per MCP connection, so read-before-write is per connection).
+type Server struct {
+	reg  *registry.Registry
+	sess *workspace.Session
+	srv  *sdk.Server
+
+	mu       sync.Mutex
+	revision uint64          // the registry revision last mirrored into srv
+	names    map[string]bool // the tools srv holds
+}
+
+// NewServer returns a server for reg whose calls run in sess. version is
+// reported to the client as the server's version.
+func NewServer(reg *registry.Registry, sess *workspace.Session, version string, logger *slog.Logger) *Server {
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{reg: reg, sess: sess, names: map[string]bool{}}
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: "agentls", Version: version}, &sdk.ServerOptions{
+		Logger: logger,
+		Instructions: "agentls: file, search, symbol-index and shell tools on the workspace folder " +
+			sess.WS.Root() + ". Paths are relative to that folder. Read a file before editing it.",
+	})
+	s.Sync()
+	return s
+}
+
+// Sync mirrors the registry's current tool list into the MCP server (and so
+// notifies clients of list changes). It is cheap when nothing changed.
+func (s *Server) Sync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rev := s.reg.Revision()
+	if rev == s.revision && len(s.names) > 0 {
+		return
+	}
+	s.revision = rev
+	present := map[string]bool{}
+	for _, sc := range s.reg.Schemas() {
+		present[sc.Name] = true
+		s.srv.AddTool(toolOf(sc), s.handler(sc.Name))
+	}
+	var gone []string
+	for name := range s.names {
+		if !present[name] {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		s.srv.RemoveTools(gone...)
+	}
+	s.names = present
+}
+
+func toolOf(sc registry.Schema) *sdk.Tool {
+	ann := &sdk.ToolAnnotations{ReadOnlyHint: sc.ReadOnly}
+	if !sc.ReadOnly {
+		d := destructive[sc.Name]
+		ann.DestructiveHint = &d
+	}
+	return &sdk.Tool{
+		Name:        sc.Name,
+		Description: sc.Description,
+		InputSchema: json.RawMessage(sc.InputSchema),
+		Annotations: ann,
+	}
+}
+
+// handler runs a tool through the registry: validation, errors as results
+// with isError, output limits — the same path as the LSP commands.
+func (s *Server) handler(name string) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		var args json.RawMessage
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		res := s.reg.Call(workspace.WithSession(ctx, s.sess), name, args)
+		return &sdk.CallToolResult{
+			Content: []sdk.Content{&sdk.TextContent{Text: res.Content}},
+			IsError: res.IsError,
+		}, nil
+	}
+}
+
+// Run serves MCP on t until the client disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.srv.Run(ctx, t)
+}
+
+// ServeStream serves MCP (newline-delimited JSON-RPC) on one stream, as an
+// attached connection does.
+func (s *Server) ServeStream(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
+	return s.srv.Run(ctx, &sdk.IOTransport{Reader: r, Writer: w})
+}
