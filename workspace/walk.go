@@ -42,7 +42,9 @@ func (e WalkEntry) Name() string {
 // Walk visits everything under dir (absolute or relative to the root, and
 // confined like Resolve), but not dir itself. It applies the ignore rules
 // (see Ignored) unless opts.IncludeIgnored, skips hidden names unless
-// opts.Hidden, never visits .git and never follows symlinks.
+// opts.Hidden, never visits .git and never follows symlinks. The rules of
+// the ignore files above dir apply; dir itself is walked even when it is
+// ignored or hidden (the caller asked for it by name, as with rg PATH).
 //
 // fn may return fs.SkipDir for a directory to skip its contents (for a file
 // it is ignored), fs.SkipAll to end the walk early (Walk returns nil), or
@@ -112,7 +114,10 @@ func (wk *walker) visitDir(j dirJob, sorted bool, descend func(dirJob) error) er
 		slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	}
 	root := wk.w.root
-	prefix := j.abs + string(filepath.Separator)
+	prefix := j.abs
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
 	relStart := len(root) + len(sepAfter(root))
 	lv := j.lv
 	if !wk.opts.IncludeIgnored {

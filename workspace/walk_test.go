@@ -161,7 +161,7 @@ func TestIgnoreMatchesGit(t *testing.T) {
 		"ab.c", "abc.c", "zz.c", "ax.h", "dx.h", "q*", "qq", "sp ace", "trail", "#hash", "#comment",
 		"t.tmp", "d.tmp/f", "lit/eral", "sub/lit/eral", "doc/a", "doc/keep", "doc/x/keep", "middle", "mid-x-dle",
 		"log1.txt", "logx.txt", "info-ex", "sub/info-ex", "sub/local", "sub/deeper/local", "sub/only-here",
-		"sub/x/only-here", "sub/a.txt", "sub/keep1.txt", "sub/deeper/keep2.txt", "foo/bar", "z/foo/bar",
+		"sub/x/only-here", "sub/anchored", "sub/lit/eral", "sub/a/b/z", "sub/x/1/y", "sub/doc/a", "sub/a.txt", "sub/keep1.txt", "sub/deeper/keep2.txt", "foo/bar", "z/foo/bar",
 		"foo2/bar/baz", "one/two/three", "one/a/two/b/three", "one/two/x", "ümlaut.o", "plain",
 		".hidden", ".hdir/file",
 	}
@@ -206,6 +206,29 @@ func TestIgnoreMatchesGit(t *testing.T) {
 			}
 		}
 	}
+	// A workspace opened on a subfolder of the repository obeys the ignore
+	// files above it, anchored patterns included.
+	sub := newWS(t, filepath.Join(root, "sub"))
+	var gotSub []string
+	if err := sub.Walk(context.Background(), "", WalkOptions{Hidden: true}, func(e WalkEntry) error {
+		if !e.IsDir {
+			gotSub = append(gotSub, e.Rel)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(gotSub)
+	var wantSub []string
+	for _, p := range want {
+		if rest, ok := strings.CutPrefix(p, "sub/"); ok {
+			wantSub = append(wantSub, rest)
+		}
+	}
+	if !slices.Equal(gotSub, wantSub) {
+		t.Errorf("walk of a workspace at sub/:\n got %q\nwant %q", gotSub, wantSub)
+	}
+
 	// Ignored agrees with the walk for every path.
 	for _, p := range paths {
 		abs := filepath.Join(root, p)
