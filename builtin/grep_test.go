@@ -5,12 +5,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/agentls/agentls/workspace"
 )
@@ -274,5 +279,302 @@ func BenchmarkGrepGoroot(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+const grepArchive = `
+-- a.go --
+package a
+
+func Alpha() error { return nil }
+// TODO: alpha
+-- b/b.go --
+package b
+
+func Beta() {}
+func beta2() {}
+-- b/c.txt --
+alpha beta gamma
+ALPHA BETA
+-- .hidden/h.go --
+func Hidden() {}
+-- .gitignore --
+*.log
+build/
+-- app.log --
+func Logged() {}
+-- build/gen.go --
+func Generated() {}
+-- sub/.gitignore --
+!keep.log
+deep/skip.go
+-- sub/keep.log --
+func Kept() {}
+-- sub/drop.log.txt --
+func Dropped() {}
+-- sub/deep/skip.go --
+func Skipped() {}
+-- sub/deep/.ignore --
+*.md
+-- sub/deep/x.md --
+func Markdown() {}
+-- sub/deep/y.go --
+func Deep() {}
+`
+
+func TestGrepContent(t *testing.T) {
+	ctx, _ := newTestSession(t, grepArchive)
+	out := mustExec(t, ctx, "grep", `{"pattern":"func [A-Z]\\w*\\("}`)
+	want := strings.Join([]string{
+		"a.go:3:func Alpha() error { return nil }",
+		"b/b.go:3:func Beta() {}",
+		"sub/deep/y.go:1:func Deep() {}",
+		"sub/drop.log.txt:1:func Dropped() {}",
+		"sub/keep.log:1:func Kept() {}",
+	}, "\n")
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if out := mustExec(t, ctx, "grep", `{"pattern":"nothing matches this"}`); out != "No matches found." {
+		t.Errorf("no match: %q", out)
+	}
+}
+
+func TestGrepFlags(t *testing.T) {
+	ctx, _ := newTestSession(t, grepArchive)
+	cases := []struct {
+		args string
+		want string
+	}{
+		{`{"pattern":"alpha","case_insensitive":true}`, "a.go:3:func Alpha() error { return nil }\na.go:4:// TODO: alpha\nb/c.txt:1:alpha beta gamma\nb/c.txt:2:ALPHA BETA"},
+		{`{"pattern":"Beta()","fixed_strings":true}`, "b/b.go:3:func Beta() {}"},
+		{`{"pattern":"Beta()"}`, "b/b.go:3:func Beta() {}"},
+		{`{"pattern":"Beta\\(\\) \\{\\}\\nfunc","multiline":true}`, "b/b.go:3:func Beta() {}"},
+		{`{"pattern":"gamma.ALPHA","multiline":true}`, "b/c.txt:1:alpha beta gamma"},
+		{`{"pattern":"func","path":"b"}`, "b/b.go:3:func Beta() {}\nb/b.go:4:func beta2() {}"},
+		{`{"pattern":"func","path":"b/b.go","output_mode":"count"}`, "b/b.go:2"},
+		{`{"pattern":"func","output_mode":"files_with_matches","path":"sub"}`, "sub/deep/y.go\nsub/drop.log.txt\nsub/keep.log"},
+		{`{"pattern":"func","output_mode":"count","glob":"*.go"}`, "a.go:1\nb/b.go:2\nsub/deep/y.go:1"},
+		{`{"pattern":"func","glob":"*.{txt,log}","output_mode":"files_with_matches"}`, "sub/drop.log.txt\nsub/keep.log"},
+		{`{"pattern":"func","glob":"!sub/**","output_mode":"files_with_matches"}`, "a.go\nb/b.go"},
+		{`{"pattern":"func","glob":"b/*.go","output_mode":"files_with_matches"}`, "b/b.go"},
+		{`{"pattern":"func","type":"go","output_mode":"files_with_matches"}`, "a.go\nb/b.go\nsub/deep/y.go"},
+		{`{"pattern":"func","type":"txt","output_mode":"files_with_matches"}`, "sub/drop.log.txt"},
+		{`{"pattern":"Hidden","hidden":true}`, ".hidden/h.go:1:func Hidden() {}"},
+		{`{"pattern":"Hidden"}`, "No matches found."},
+		{`{"pattern":"Logged|Generated|Skipped|Markdown","output_mode":"files_with_matches"}`, "No matches found."},
+		{`{"pattern":"Logged|Generated|Skipped|Markdown","output_mode":"files_with_matches","include_ignored":true}`, "app.log\nbuild/gen.go\nsub/deep/skip.go\nsub/deep/x.md"},
+		{`{"pattern":"Generated","path":"build/gen.go"}`, "build/gen.go:1:func Generated() {}"},
+		{`{"pattern":"return nil","context":1}`, "a.go-2-\na.go:3:func Alpha() error { return nil }\na.go-4-// TODO: alpha"},
+	}
+	for _, c := range cases {
+		if got := mustExec(t, ctx, "grep", c.args); got != c.want {
+			t.Errorf("%s:\ngot\n%s\nwant\n%s", c.args, got, c.want)
+		}
+	}
+}
+
+func TestGrepContextGroups(t *testing.T) {
+	ctx, _ := newTestSession(t, `
+-- f.txt --
+1
+x 2
+3
+4
+5
+6
+x 7
+8
+x 9
+10
+11
+12
+-- g.txt --
+x 1
+2
+`)
+	got := mustExec(t, ctx, "grep", `{"pattern":"x","context":1}`)
+	want := `f.txt-1-1
+f.txt:2:x 2
+f.txt-3-3
+--
+f.txt-6-6
+f.txt:7:x 7
+f.txt-8-8
+f.txt:9:x 9
+f.txt-10-10
+--
+g.txt:1:x 1
+g.txt-2-2`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// The last shown match keeps its after-context; the next one's
+	// before-context is not shown.
+	got = mustExec(t, ctx, "grep", `{"pattern":"x","context":1,"max_results":2,"path":"f.txt"}`)
+	want = `f.txt-1-1
+f.txt:2:x 2
+f.txt-3-3
+--
+f.txt-6-6
+f.txt:7:x 7
+f.txt-8-8
+[2 of 3 matches shown in 1 files; narrow with path/glob/type or raise max_results]`
+	if got != want {
+		t.Errorf("max_results with context: got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestGrepBuffers(t *testing.T) {
+	ctx, s := newTestSession(t, grepArchive)
+	root := s.WS.Root()
+	s.WS.Open(filepath.Join(root, "a.go"), 1, "package a\n\nfunc Unsaved() {}\n")
+	s.WS.Open(filepath.Join(root, "b", "new.go"), 1, "package b\nfunc NotOnDisk() {}\n")
+	s.WS.Open(filepath.Join(root, "build", "buf.go"), 1, "func IgnoredBuffer() {}\n")
+	s.WS.Open(filepath.Join(root, ".hidden", "buf.go"), 1, "func HiddenBuffer() {}\n")
+	for range 3 { // the first search walks; later ones use the session's file table
+		got := mustExec(t, ctx, "grep", `{"pattern":"func (Unsaved|Alpha|NotOnDisk|IgnoredBuffer|HiddenBuffer)"}`)
+		want := "a.go:3:func Unsaved() {}\nb/new.go:2:func NotOnDisk() {}"
+		if got != want {
+			t.Fatalf("got\n%s\nwant\n%s", got, want)
+		}
+	}
+	got := mustExec(t, ctx, "grep", `{"pattern":"Buffer","hidden":true,"include_ignored":true,"output_mode":"files_with_matches"}`)
+	if want := ".hidden/buf.go\nbuild/buf.go"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = mustExec(t, ctx, "grep", `{"pattern":"NotOnDisk","path":"b/new.go"}`)
+	if want := "b/new.go:2:func NotOnDisk() {}"; got != want {
+		t.Errorf("buffer as path: got %q", got)
+	}
+	s.WS.Close(filepath.Join(root, "a.go"))
+	got = mustExec(t, ctx, "grep", `{"pattern":"func (Unsaved|Alpha)"}`)
+	if want := "a.go:3:func Alpha() error { return nil }"; got != want {
+		t.Errorf("after close: got %q", got)
+	}
+}
+
+// TestGrepTableFollowsDisk: searches after the first use the session's
+// resident file table; files created, changed and removed on disk behind
+// its back are still seen.
+func TestGrepTableFollowsDisk(t *testing.T) {
+	ctx, s := newTestSession(t, grepArchive)
+	q := `{"pattern":"Marker\\d"}`
+	for i := range 3 {
+		if got := mustExec(t, ctx, "grep", q); got != "No matches found." {
+			t.Fatalf("search %d: %q", i, got)
+		}
+	}
+	writeWS(t, s, "b/b.go", "package b\n\nfunc Marker1() {}\n")
+	writeWS(t, s, "newdir/n.go", "// Marker2\n")
+	if got, want := mustExec(t, ctx, "grep", q), "b/b.go:3:func Marker1() {}\nnewdir/n.go:1:// Marker2"; got != want {
+		t.Fatalf("after writes: got\n%s\nwant\n%s", got, want)
+	}
+	writeWS(t, s, "b/b.go", "package b\n\nfunc Marker3() {}\n") // same size
+	if err := os.Remove(filepath.Join(s.WS.Root(), "newdir", "n.go")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustExec(t, ctx, "grep", q), "b/b.go:3:func Marker3() {}"; got != want {
+		t.Fatalf("after rewrite: got\n%s\nwant\n%s", got, want)
+	}
+	writeWS(t, s, ".gitignore", "*.log\nbuild/\nb/\n")
+	if got := mustExec(t, ctx, "grep", q); got != "No matches found." {
+		t.Fatalf("after ignoring b/: %q", got)
+	}
+}
+
+func TestGrepBinarySkipped(t *testing.T) {
+	ctx, s := newTestSession(t, "-- text.txt --\nneedle\n")
+	writeWS(t, s, "bin.dat", "needle\n\x00\x01\x02")
+	writeWS(t, s, "late.dat", "needle\n"+strings.Repeat("x", 100000)+"\x00")
+	if got, want := mustExec(t, ctx, "grep", `{"pattern":"needle"}`), "text.txt:1:needle"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+func TestGrepErrors(t *testing.T) {
+	ctx, _ := newTestSession(t, grepArchive)
+	wantErr(t, ctx, "grep", `{"pattern":"func ("}`, "missing closing )", "fixed_strings")
+	wantErr(t, ctx, "grep", `{"pattern":"a\\nb"}`, "multiline")
+	wantErr(t, ctx, "grep", `{"pattern":"x","type":"nosuchtype"}`, "unknown file type", "go, ")
+	wantErr(t, ctx, "grep", `{"pattern":"x","glob":"[a-"}`, "not a valid pattern")
+	wantErr(t, ctx, "grep", `{"pattern":"x","path":"missing"}`, "does not exist")
+	wantErr(t, ctx, "grep", `{"pattern":"x","path":"../outside"}`)
+	wantErr(t, ctx, "grep", `{"pattern":""}`, "pattern is empty")
+	wantErr(t, ctx, "grep", `{"pattern":"x","output_mode":"lines"}`, "output_mode")
+}
+
+func TestGrepCancelled(t *testing.T) {
+	ctx, _ := newTestSession(t, grepArchive)
+	ctx, cancel := context.WithCancel(ctx)
+	cancel()
+	wantErr(t, ctx, "grep", `{"pattern":"func"}`, "cancelled")
+}
+
+func TestGrepTruncation(t *testing.T) {
+	ctx, s := newTestSession(t, "")
+	for i := range 5 {
+		writeWS(t, s, fmt.Sprintf("f%d.txt", i), strings.Repeat("hit\n", 3))
+	}
+	got := mustExec(t, ctx, "grep", `{"pattern":"hit","max_results":4}`)
+	want := "f0.txt:1:hit\nf0.txt:2:hit\nf0.txt:3:hit\nf1.txt:1:hit\n[4 of 15 matches shown in 5 files; narrow with path/glob/type or raise max_results]"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = mustExec(t, ctx, "grep", `{"pattern":"hit","max_results":2,"output_mode":"files_with_matches"}`)
+	if want := "f0.txt\nf1.txt\n[2 of 5 files shown; narrow with path/glob/type or raise max_results]"; got != want {
+		t.Errorf("files: got\n%s\nwant\n%s", got, want)
+	}
+	long := strings.Repeat("a", 1000) + "NEEDLE" + strings.Repeat("b", 1000)
+	writeWS(t, s, "long.txt", long+"\n")
+	got = mustExec(t, ctx, "grep", `{"pattern":"NEEDLE"}`)
+	line, note, _ := strings.Cut(got, "\n")
+	if !strings.HasPrefix(line, "long.txt:1:…a") || !strings.Contains(line, "NEEDLE") || !strings.HasSuffix(line, "b…") || utf8.RuneCountInString(line) > 520 {
+		t.Errorf("cut line: %q", line)
+	}
+	if note != "[1 lines longer than 500 characters were cut around the match]" {
+		t.Errorf("note: %q", note)
+	}
+}
+
+// TestGrepTableCache is TestGrepTableFollowsDisk with old timestamps, so
+// that the table keeps file contents and trusts directory mtimes.
+func TestGrepTableCache(t *testing.T) {
+	ctx, s := newTestSession(t, grepArchive)
+	root := s.WS.Root()
+	age := func() {
+		old := time.Now().Add(-time.Hour)
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil {
+				os.Chtimes(p, old, old)
+			}
+			return nil
+		})
+	}
+	age()
+	q := `{"pattern":"func Beta|Marker"}`
+	for range 3 {
+		if got, want := mustExec(t, ctx, "grep", q), "b/b.go:3:func Beta() {}"; got != want {
+			t.Fatalf("got %q want %q", got, want)
+		}
+	}
+	st := s.Attach(grepStateKey{}, nil).(*grepState)
+	cached := int64(0)
+	for _, tb := range st.tables {
+		cached += tb.CachedBytes()
+	}
+	if cached == 0 {
+		t.Fatal("the file table cached nothing")
+	}
+	writeWS(t, s, "b/b.go", "package b\n\nfunc Marker() {}\n")
+	writeWS(t, s, "b/new.go", "// Marker\n")
+	if got, want := mustExec(t, ctx, "grep", q), "b/b.go:3:func Marker() {}\nb/new.go:1:// Marker"; got != want {
+		t.Fatalf("after writes: got\n%s\nwant\n%s", got, want)
+	}
+	age()
+	mustExec(t, ctx, "grep", q)
+	writeWS(t, s, "b/.gitignore", "new.go\n")
+	if got, want := mustExec(t, ctx, "grep", q), "b/b.go:3:func Marker() {}"; got != want {
+		t.Fatalf("after a new ignore file: got\n%s\nwant\n%s", got, want)
 	}
 }
