@@ -528,6 +528,18 @@ else
   skip('lsp/agentls.lua gives vim.lsp.config a complete configuration', 'Neovim < 0.11 has no vim.lsp.config')
 end
 
+test(':AgentlsCall completes tool names, first argument only', function()
+  local agentls = require('agentls')
+  local saved = agentls.last_tools
+  agentls.last_tools = fixture_tools
+  local commands = require('agentls.commands')
+  eq({ 'edit_file' }, commands.complete('ed', 'AgentlsCall ed'))
+  eq({ 'edit_file', 'grep', 'multi_edit', 'status' }, commands.complete('', 'AgentlsCall '))
+  eq({}, commands.complete('', 'AgentlsCall grep '))
+  eq({}, commands.complete('{"pa', 'AgentlsCall grep {"pa'))
+  agentls.last_tools = saved
+end)
+
 test('API: bad input is an error, not a crash', function()
   local agentls = require('agentls')
   local got
@@ -618,17 +630,71 @@ e2e_test('setup() attaches agentls to a file buffer in a workspace', function()
     ['stale.txt'] = 'left\nright\n',
     ['main.go'] = 'package main\n\nfunc Hello() string { return "hi" }\n',
   })
+  -- a buffer opened before setup() is attached by it
+  vim.cmd('edit ' .. W .. '/main.go')
+  local early = vim.api.nvim_get_current_buf()
   require('agentls').setup({
     cmd = { bin, 'serve', '--stdio' },
     settings = { approval = { write_file = 'ask' } },
   })
-  vim.cmd('edit ' .. W .. '/a.txt')
-  local c = wait_attached(vim.api.nvim_get_current_buf())
+  local c = wait_attached(early)
   eq(W, vim.fs.normalize(c.root_dir))
+  eq({ { uri = vim.uri_from_fname(W), name = W } }, c.workspace_folders)
   -- a second file of the same root reuses the client
-  vim.cmd('edit ' .. W .. '/main.go')
+  vim.cmd('edit ' .. W .. '/a.txt')
   local c2 = wait_attached(vim.api.nvim_get_current_buf())
   eq(c.id, c2.id, 'one client per root')
+  -- buffers that are not files are left alone
+  local scratch = vim.api.nvim_create_buf(true, true)
+  vim.api.nvim_buf_call(scratch, function()
+    vim.cmd('doautocmd BufNewFile')
+  end)
+  eq(nil, client_for(scratch), 'scratch buffer not attached')
+end)
+
+e2e_test('each workspace root gets its own client; opts.bufnr picks it', function()
+  local W2 = workspace({ ['only-here.txt'] = 'second workspace\n' })
+  vim.cmd('edit ' .. W2 .. '/only-here.txt')
+  local b2 = vim.api.nvim_get_current_buf()
+  local c2 = wait_attached(b2)
+  vim.cmd('edit ' .. W .. '/a.txt')
+  local b1 = vim.api.nvim_get_current_buf()
+  truthy(client_for(b1).id ~= c2.id, 'a second client')
+  eq(W2, vim.fs.normalize(c2.root_dir))
+  local res = require('agentls').call_sync('read_file', { path = 'only-here.txt' }, 15000, { bufnr = b2 })
+  truthy(res and not res.isError, 'read in the second workspace')
+  contains(res.content, 'second workspace')
+  res = require('agentls').call_sync('read_file', { path = 'only-here.txt' }, 15000)
+  eq(true, res.isError, 'not in the first workspace: ' .. res.content)
+  vim.cmd('silent bwipeout! ' .. b2)
+end)
+
+e2e_test('a new file that exists only in its buffer can be read', function()
+  vim.cmd('edit ' .. W .. '/brand-new.txt')
+  local bufnr = vim.api.nvim_get_current_buf()
+  wait_attached(bufnr)
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, { 'not on disk yet' })
+  eq(0, vim.fn.filereadable(W .. '/brand-new.txt'))
+  contains(call_ok('read_file', { path = 'brand-new.txt' }), 'not on disk yet')
+  vim.cmd('silent bwipeout! ' .. bufnr)
+  vim.cmd('edit ' .. W .. '/a.txt')
+end)
+
+e2e_test('edits land at the right place after multi-byte text (UTF-16 positions)', function()
+  local path = W .. '/utf.txt'
+  local f = assert(io.open(path, 'wb'))
+  f:write('h\195\169llo \240\159\142\137 \228\184\150\231\149\140 w\195\182rld\nnext\n')
+  f:close()
+  vim.cmd('edit ' .. path)
+  local bufnr = vim.api.nvim_get_current_buf()
+  wait_attached(bufnr)
+  call_ok('read_file', { path = 'utf.txt' })
+  call_ok('edit_file', { path = 'utf.txt', old_string = 'w\195\182rld', new_string = 'WORLD' })
+  eq('h\195\169llo \240\159\142\137 \228\184\150\231\149\140 WORLD\nnext', buf_text(bufnr))
+  wait_for('the buffer to be saved', function()
+    return not vim.bo[bufnr].modified
+  end, 5000)
+  eq('h\195\169llo \240\159\142\137 \228\184\150\231\149\140 WORLD\nnext\n', read(path))
   vim.cmd('edit ' .. W .. '/a.txt')
 end)
 
