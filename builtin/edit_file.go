@@ -59,6 +59,9 @@ func (editFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 		return "", err
 	}
 	summary := fmt.Sprintf("Edited %s: replaced %s%s.", rel, plural(out.Count, "occurrence"), matchNote(out.Kind))
+	if after == before.Text {
+		summary += " The text already read that way: nothing was written."
+	}
 	return report(summary, shortDiff(rel, before.Text, after, maxDiffLines), res.Note), nil
 }
 

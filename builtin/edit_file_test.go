@@ -208,3 +208,16 @@ func TestEditFileBuffer(t *testing.T) {
 	s.WS.Change(abs, 20, "package a\n\nvar x = 3 // user\n")
 	wantErr(t, ctx, "edit_file", map[string]any{"path": "a.go", "old_string": "x = 3", "new_string": "x = 4"}, "a.go changed since you read it (buffer edited)")
 }
+
+func TestEditFileNoChange(t *testing.T) {
+	ctx, s := newTestSession(t, "-- a.txt --\nfoo\nbar\n")
+	mustExec(t, ctx, "read_file", `{"path":"a.txt"}`)
+	// A loose match of "foo  " replaced by "foo" leaves the file as it was.
+	out := mustExec(t, ctx, "edit_file", `{"path":"a.txt","old_string":"foo  ","new_string":"foo"}`)
+	wantOut(t, out, "nothing was written")
+	out = mustExec(t, ctx, "multi_edit", `{"path":"a.txt","edits":[{"old_string":"foo","new_string":"baz"},{"old_string":"baz","new_string":"foo"}]}`)
+	wantOut(t, out, "Together they change nothing")
+	if got := readWS(t, s, "a.txt"); got != "foo\nbar\n" {
+		t.Errorf("file = %q", got)
+	}
+}

@@ -128,7 +128,7 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		b.WriteString(indent)
 		b.WriteString(n.name)
 		switch {
-		case n.dir && level == depth && n.count == 0:
+		case n.dir && len(n.children) == 0 && n.count == 0:
 			b.WriteString("/ (empty)")
 		case n.dir && level == depth:
 			fmt.Fprintf(&b, "/ (%s)", plural(n.count, "entry"))

@@ -42,6 +42,10 @@ func TestLs(t *testing.T) {
 	wantErr(t, ctx, "ls", `{"path":"nope"}`, "nope does not exist")
 	os.MkdirAll(filepath.Join(s.WS.Root(), "empty"), 0o755)
 	wantOut(t, mustExec(t, ctx, "ls", `{"depth":1}`), "\n  empty/ (empty)\n")
+	wantOut(t, mustExec(t, ctx, "ls", `{"depth":3}`), "\n  empty/ (empty)\n")
+	if out := mustExec(t, ctx, "ls", `{"path":"empty"}`); out != "empty/ (empty)" {
+		t.Errorf("empty dir: %q", out)
+	}
 }
 
 func TestLsCaps(t *testing.T) {

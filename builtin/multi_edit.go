@@ -89,5 +89,9 @@ func (multiEdit) Execute(ctx context.Context, args json.RawMessage) (string, err
 	if loose {
 		summary += "; some old_strings matched only ignoring whitespace or line-number prefixes"
 	}
-	return report(summary+".", shortDiff(rel, before.Text, after, maxDiffLines), res.Note), nil
+	summary += "."
+	if after == before.Text {
+		summary += " Together they change nothing: nothing was written."
+	}
+	return report(summary, shortDiff(rel, before.Text, after, maxDiffLines), res.Note), nil
 }
