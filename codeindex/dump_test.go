@@ -17,7 +17,9 @@ func TestDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := LanguageFor(f)
-	if err := l.load(); err != nil { t.Log(err) }
+	if err := l.load(); err != nil {
+		t.Log(err)
+	}
 	x := newExtractor()
 	defer x.Close()
 	tree, _ := x.parse(context.Background(), l, src, nil, false)

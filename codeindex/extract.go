@@ -82,6 +82,11 @@ type rawDef struct {
 
 // definitions runs the definitions query of l on tree.
 func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path string) []Symbol {
+	depth := uint32(anyDepth)
+	if l.maxDepth > 0 {
+		depth = l.maxDepth
+	}
+	setMaxStartDepth(x.qc, depth)
 	x.qc.Exec(l.defs, tree.RootNode())
 	var raw []rawDef
 	for {
@@ -200,6 +205,7 @@ func (x *extractor) references(l *Language, tree *sitter.Tree, src []byte, path,
 	for _, d := range defs {
 		isDef[d.NameRange.Start] = true
 	}
+	setMaxStartDepth(x.qc, anyDepth)
 	x.qc.Exec(l.refs, tree.RootNode())
 	var refs []Ref
 	seen := make(map[uint32]bool)

@@ -40,6 +40,9 @@ type Language struct {
 	// skeleton, when set, returns the ranges to parse for a definitions-only
 	// tree (function bodies left out); nil ranges mean the whole file.
 	skeleton func(src []byte) []sitter.Range
+	// maxDepth, when not 0, is the deepest node where a definitions pattern
+	// starts (the root is at 0).
+	maxDepth uint32
 	// topMethodIsFunction: a method outside any container is a function (Ruby).
 	topMethodIsFunction bool
 	// capsConstants: an ALL_CAPS variable is a constant (Python, Ruby, Lua).
@@ -69,7 +72,7 @@ const (
 )
 
 var languages = []*Language{
-	{Name: "go", comments: []string{"//"}, Extensions: []string{".go"}, Query: "go.scm", grammar: golang.GetLanguage},
+	{Name: "go", comments: []string{"//"}, skeleton: goSkeleton, maxDepth: 1, Extensions: []string{".go"}, Query: "go.scm", grammar: golang.GetLanguage},
 	{Name: "python", comments: []string{"#"}, capsConstants: true, Extensions: []string{".py", ".pyi"}, Query: "python.scm", grammar: python.GetLanguage},
 	{Name: "javascript", comments: []string{"//"}, Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Query: "javascript.scm", grammar: javascript.GetLanguage},
 	{Name: "typescript", comments: []string{"//"}, Extensions: []string{".ts", ".mts", ".cts"}, Query: "typescript.scm", grammar: typescript.GetLanguage},

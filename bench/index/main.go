@@ -1,0 +1,225 @@
+// Command index measures the code index on a source tree (Go's by default)
+// against Universal Ctags and prints the table of issue 5: cold build vs
+// `ctags -R --languages=Go`, warm restart from the cache, incremental
+// update after a one-line edit of a 5,000-line file, search and definition
+// latency, peak RSS and cache size.
+//
+//	go run ./bench/index [-dir DIR] [-runs N]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentls/agentls/codeindex"
+	"github.com/agentls/agentls/workspace"
+)
+
+func main() {
+	dir := flag.String("dir", filepath.Join(runtime.GOROOT(), "src"), "tree to index")
+	runs := flag.Int("runs", 1, "cold builds to run (the best is kept)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file")
+	flag.Parse()
+	if *cpuprofile != "" {
+		profile = *cpuprofile
+	}
+	if err := run(*dir, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/index:", err)
+		os.Exit(1)
+	}
+}
+
+var profile string
+
+func run(dir string, runs int) error {
+	ctx := context.Background()
+	ws, err := workspace.New(dir)
+	if err != nil {
+		return err
+	}
+	cacheDir, err := os.MkdirTemp("", "agentls-bench-cache")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(cacheDir)
+
+	// ctags, single-threaded as it is.
+	var ctags time.Duration
+	tags := filepath.Join(cacheDir, "tags")
+	if path, err := exec.LookPath("ctags"); err == nil {
+		for range runs {
+			t0 := time.Now()
+			cmd := exec.Command(path, "-R", "--languages=Go", "-f", tags, dir)
+			if out, err := cmd.CombinedOutput(); err != nil && len(out) > 0 && !strings.Contains(string(out), "Warning") {
+				return fmt.Errorf("ctags: %v: %s", err, out)
+			}
+			if d := time.Since(t0); ctags == 0 || d < ctags {
+				ctags = d
+			}
+		}
+	}
+
+	// Cold build, no cache.
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		pprof.StartCPUProfile(f)
+	}
+	var cold time.Duration
+	var st codeindex.Status
+	for range runs {
+		ix := codeindex.New(ws, codeindex.Options{NoCache: true})
+		t0 := time.Now()
+		if err := ix.Build(ctx); err != nil {
+			return err
+		}
+		if d := time.Since(t0); cold == 0 || d < cold {
+			cold = d
+		}
+		st = ix.Status()
+		ix.Close()
+	}
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
+
+	// Warm restart: a build that saves the cache, then one that loads it.
+	ix := codeindex.New(ws, codeindex.Options{CacheDir: cacheDir})
+	if err := ix.Build(ctx); err != nil {
+		return err
+	}
+	ix.Close()
+	ix = codeindex.New(ws, codeindex.Options{CacheDir: cacheDir})
+	t0 := time.Now()
+	if err := ix.Build(ctx); err != nil {
+		return err
+	}
+	warm := time.Since(t0)
+	defer ix.Close()
+	var cacheSize int64
+	filepath.Walk(cacheDir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && filepath.Base(p) != "tags" {
+			cacheSize += fi.Size()
+		}
+		return nil
+	})
+
+	// Incremental: a one-line edit of the largest file under 1 MiB, with at
+	// least 5,000 lines, open as a buffer.
+	big, text := bigFile(dir)
+	var incr []time.Duration
+	if big != "" {
+		if err := ix.UpdateBuffer(big, 1, text); err != nil {
+			return err
+		}
+		lines := strings.SplitAfter(text, "\n")
+		for i := range 200 {
+			n := len(lines) / 2
+			edited := slices.Clone(lines)
+			edited[n] = fmt.Sprintf("// edit %d\n", i) + edited[n]
+			t0 := time.Now()
+			if err := ix.UpdateBuffer(big, int32(i+2), strings.Join(edited, "")); err != nil {
+				return err
+			}
+			incr = append(incr, time.Since(t0))
+		}
+		ix.CloseBuffer(big)
+	}
+
+	// Queries.
+	words := []string{"Reader", "NewReader", "ServeHTTP", "parse", "Lookup", "encodeState", "Marshal", "wr", "fmtInt", "Context"}
+	var search, def []time.Duration
+	for range 20 {
+		for _, w := range words {
+			t0 := time.Now()
+			ix.Search(codeindex.SearchQuery{Query: w, Limit: 20})
+			search = append(search, time.Since(t0))
+			t0 = time.Now()
+			ix.Definition(w, "")
+			def = append(def, time.Since(t0))
+		}
+	}
+
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	rss := ru.Maxrss * 1024
+
+	fmt.Printf("tree: %s — %d files, %d definitions, %d skipped, GOMAXPROCS %d\n\n", dir, st.Files, st.Symbols, st.Skipped, runtime.GOMAXPROCS(0))
+	fmt.Println("| measure | agentls | reference | target |")
+	fmt.Println("| --- | --- | --- | --- |")
+	ratio := func(d time.Duration) string {
+		if ctags == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.2f×", float64(d)/float64(ctags))
+	}
+	fmt.Printf("| cold build | %s | ctags -R --languages=Go %s (%s) | ≤ 1.0× |\n", ms(cold), ms(ctags), ratio(cold))
+	fmt.Printf("| warm restart (cache) | %s | %s of ctags | ≤ 0.1× |\n", ms(warm), ratio(warm))
+	if big != "" {
+		fmt.Printf("| incremental, one-line edit of %s (%d lines) | p50 %s, p99 %s | | p50 ≤ 1 ms |\n", relTo(dir, big), strings.Count(text, "\n"), ms(pct(incr, 50)), ms(pct(incr, 99)))
+	}
+	fmt.Printf("| search | p50 %s, p99 %s | | p50 ≤ 5 ms |\n", ms(pct(search, 50)), ms(pct(search, 99)))
+	fmt.Printf("| definition | p50 %s, p99 %s | | p50 ≤ 5 ms |\n", ms(pct(def, 50)), ms(pct(def, 99)))
+	fmt.Printf("| peak RSS | %d MB | | ≤ 400 MB |\n", rss>>20)
+	fmt.Printf("| cache size | %.1f MB | | |\n", float64(cacheSize)/(1<<20))
+	return nil
+}
+
+func ms(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.1f ms", float64(d)/1e6)
+	}
+	return fmt.Sprintf("%.0f µs", float64(d)/1e3)
+}
+
+func pct(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func relTo(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil {
+		return r
+	}
+	return p
+}
+
+// bigFile returns the Go file with the most lines among those with at least
+// 5,000 lines and under 1 MiB, preferring one near 5,000 lines.
+func bigFile(dir string) (string, string) {
+	best, bestText, bestDiff := "", "", 1<<62
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() || !strings.HasSuffix(p, ".go") || fi.Size() > 1<<20 || fi.Size() < 100<<10 || strings.Contains(p, "testdata") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		n := strings.Count(string(b), "\n")
+		if d := n - 5000; d >= 0 && d < bestDiff {
+			best, bestText, bestDiff = p, string(b), d
+		}
+		return nil
+	})
+	return best, bestText
+}

@@ -1,0 +1,111 @@
+package codeindex
+
+import (
+	"bytes"
+	"context"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// UpdateBuffer sets the text of an open editor file (path absolute or
+// relative to the root) at version. The file keeps its syntax tree: the
+// change from the previous text is applied to the tree as one edit and
+// the file is reparsed incrementally, then its definitions replace the
+// file's in the index. Files of languages not indexed are ignored.
+func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
+	rel, _ := ix.paths(path)
+	l := LanguageFor(rel)
+	if rel == "" || l == nil {
+		return nil
+	}
+	ix.bufMu.Lock()
+	defer ix.bufMu.Unlock()
+	if ix.ctx.Err() != nil {
+		return ix.ctx.Err()
+	}
+	b := ix.buffers[rel]
+	if b != nil && b.version == version && string(b.src) == text {
+		return nil
+	}
+	if ix.bufx == nil {
+		ix.bufx = newExtractor()
+	}
+	src := []byte(text)
+	var old *sitter.Tree
+	if b != nil {
+		b.tree.Edit(diffEdit(b.src, src))
+		old = b.tree
+	}
+	tree, err := ix.bufx.parse(context.Background(), l, src, old, false)
+	if old != nil {
+		old.Close()
+	}
+	if err != nil {
+		delete(ix.buffers, rel)
+		return err
+	}
+	ix.buffers[rel] = &buffer{version: version, src: src, tree: tree, lang: l}
+	syms := ix.bufx.definitions(l, tree, src, rel)
+	ix.mu.Lock()
+	delete(ix.skipped, rel)
+	ix.setFileLocked(rel, &fileEntry{rel: rel, lang: l, size: int64(len(src)), syms: syms, open: true})
+	ix.mu.Unlock()
+	return nil
+}
+
+// CloseBuffer forgets the buffer of path and frees its tree at once; the
+// index goes back to the file on disk.
+func (ix *Index) CloseBuffer(path string) {
+	rel, _ := ix.paths(path)
+	ix.bufMu.Lock()
+	b := ix.buffers[rel]
+	if b != nil {
+		b.tree.Close()
+		delete(ix.buffers, rel)
+		ix.mu.Lock()
+		if f := ix.files[rel]; f != nil && f.open {
+			ix.setFileLocked(rel, nil)
+		}
+		ix.mu.Unlock()
+	}
+	ix.bufMu.Unlock()
+	ix.FileChanged(path)
+}
+
+// OpenBuffers is the number of buffers holding a tree.
+func (ix *Index) OpenBuffers() int {
+	ix.bufMu.Lock()
+	defer ix.bufMu.Unlock()
+	return len(ix.buffers)
+}
+
+// diffEdit describes the change from old to new as one edit: the common
+// prefix and suffix stay, the middle is replaced.
+func diffEdit(old, new []byte) sitter.EditInput {
+	p := 0
+	for n := min(len(old), len(new)); p < n && old[p] == new[p]; p++ {
+	}
+	s := 0
+	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+		s++
+	}
+	start := pointAt(old, 0, sitter.Point{}, p)
+	return sitter.EditInput{
+		StartIndex:  uint32(p),
+		OldEndIndex: uint32(len(old) - s),
+		NewEndIndex: uint32(len(new) - s),
+		StartPoint:  start,
+		OldEndPoint: pointAt(old, p, start, len(old)-s),
+		NewEndPoint: pointAt(new, p, start, len(new)-s),
+	}
+}
+
+// pointAt returns the point of byte to, given the point at of byte from.
+func pointAt(b []byte, from int, at sitter.Point, to int) sitter.Point {
+	seg := b[from:to]
+	nl := bytes.Count(seg, []byte{'\n'})
+	if nl == 0 {
+		return sitter.Point{Row: at.Row, Column: at.Column + uint32(len(seg))}
+	}
+	return sitter.Point{Row: at.Row + uint32(nl), Column: uint32(len(seg) - 1 - bytes.LastIndexByte(seg, '\n'))}
+}

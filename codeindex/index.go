@@ -1,0 +1,505 @@
+package codeindex
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// State is where an index is in its life.
+type State string
+
+const (
+	StateIndexing State = "indexing" // the build runs; queries see what is indexed so far
+	StateReady    State = "ready"
+)
+
+// Status is what agentls.indexStatus reports.
+type Status struct {
+	State     State          `json:"state"`
+	Files     int            `json:"files"`
+	Symbols   int            `json:"symbols"`
+	Languages map[string]int `json:"languages"` // indexed files per language
+	Skipped   int            `json:"skipped"`   // files over 1 MiB, minified or binary
+	Error     string         `json:"error,omitempty"`
+}
+
+// Progress reports a build: done files of found so far (found grows while
+// the walk runs); final is true once, at the end.
+type Progress func(done, found int, final bool)
+
+// Options configure an Index.
+type Options struct {
+	Workers  int    // parallel parsers; 0 means GOMAXPROCS
+	NoCache  bool   // neither load nor save the on-disk cache
+	CacheDir string // "" means os.UserCacheDir()/agentls
+	Progress Progress
+}
+
+// An Index holds the definitions of every source file of one workspace
+// folder. It is safe for concurrent use. Definitions come from a
+// body-skipping parse where the language has one; references are found on
+// demand (see References).
+type Index struct {
+	ws   *workspace.Workspace
+	opts Options
+
+	mu      sync.RWMutex
+	files   map[string]*fileEntry // by path relative to the root
+	names   map[string]*nameEntry // definition name → files that define it
+	nsyms   int
+	skipped map[string]bool // paths skipped as too large, minified or binary
+	state   State
+	err     error
+	gen     uint64 // bumped on every change of files
+
+	startOnce sync.Once
+	ready     chan struct{} // closed when the first build ends
+	ctx       context.Context
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	unwatch   func()
+
+	bufMu   sync.Mutex // guards buffers and bufx; taken before mu
+	buffers map[string]*buffer
+	bufx    *extractor
+}
+
+type fileEntry struct {
+	rel   string
+	lang  *Language
+	size  int64
+	mtime int64 // UnixNano of the disk file
+	crc   uint32
+	syms  []Symbol
+	open  bool // from an editor buffer, not the disk
+}
+
+type nameEntry struct {
+	lower string
+	syms  []symRef
+}
+
+// symRef is one symbol of a file entry.
+type symRef struct {
+	f *fileEntry
+	i int32
+}
+
+func (r symRef) sym() *Symbol { return &r.f.syms[r.i] }
+
+// New returns an index of ws; Start builds it.
+func New(ws *workspace.Workspace, opts Options) *Index {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Index{
+		ws:      ws,
+		opts:    opts,
+		files:   make(map[string]*fileEntry),
+		names:   make(map[string]*nameEntry),
+		skipped: make(map[string]bool),
+		state:   StateIndexing,
+		ready:   make(chan struct{}),
+		ctx:     ctx,
+		cancel:  cancel,
+		buffers: make(map[string]*buffer),
+	}
+}
+
+type attachKey struct{}
+
+// For returns the index of a session, creating it on first use: it
+// follows the session's buffers (workspace OnChange) and starts building
+// in the background. opts apply only when the index is created.
+func For(sess *workspace.Session, opts ...Options) *Index {
+	return sess.Attach(attachKey{}, func() any {
+		var o Options
+		if len(opts) > 0 {
+			o = opts[0]
+		}
+		ix := New(sess.WS, o)
+		ix.Watch()
+		ix.Start()
+		return ix
+	}).(*Index)
+}
+
+// Start builds the index in the background (once).
+func (ix *Index) Start() {
+	ix.startOnce.Do(func() {
+		ix.wg.Add(1)
+		go func() {
+			defer ix.wg.Done()
+			err := ix.build(ix.ctx)
+			ix.mu.Lock()
+			ix.state, ix.err = StateReady, err
+			ix.mu.Unlock()
+			close(ix.ready)
+		}()
+	})
+}
+
+// Build builds the index and waits for it; it returns the build's error
+// (a cancelled build returns ctx.Err()).
+func (ix *Index) Build(ctx context.Context) error {
+	ix.Start()
+	return ix.Wait(ctx)
+}
+
+// Wait waits for the first build to end.
+func (ix *Index) Wait(ctx context.Context) error {
+	select {
+	case <-ix.ready:
+		ix.mu.RLock()
+		defer ix.mu.RUnlock()
+		return ix.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close stops the build, frees the buffers' trees and unsubscribes.
+func (ix *Index) Close() error {
+	ix.cancel()
+	if ix.unwatch != nil {
+		ix.unwatch()
+	}
+	ix.wg.Wait()
+	ix.bufMu.Lock()
+	for _, b := range ix.buffers {
+		b.tree.Close()
+	}
+	ix.buffers = map[string]*buffer{}
+	if ix.bufx != nil {
+		ix.bufx.Close()
+		ix.bufx = nil
+	}
+	ix.bufMu.Unlock()
+	return nil
+}
+
+// Status reports the state and size of the index.
+func (ix *Index) Status() Status {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	st := Status{State: ix.state, Files: len(ix.files), Symbols: ix.nsyms, Languages: map[string]int{}, Skipped: len(ix.skipped)}
+	for _, f := range ix.files {
+		st.Languages[f.lang.Name]++
+	}
+	if ix.err != nil {
+		st.Error = ix.err.Error()
+	}
+	return st
+}
+
+// Building reports whether the first build is still running.
+func (ix *Index) Building() bool {
+	select {
+	case <-ix.ready:
+		return false
+	default:
+		return true
+	}
+}
+
+// setFileLocked replaces the entry of rel (nil removes it). The caller
+// holds mu.
+func (ix *Index) setFileLocked(rel string, e *fileEntry) {
+	if old := ix.files[rel]; old != nil {
+		for _, s := range old.syms {
+			ne := ix.names[s.Name]
+			if ne == nil {
+				continue
+			}
+			ne.syms = slices.DeleteFunc(ne.syms, func(r symRef) bool { return r.f == old })
+			if len(ne.syms) == 0 {
+				delete(ix.names, s.Name)
+			}
+		}
+		ix.nsyms -= len(old.syms)
+		delete(ix.files, rel)
+	}
+	ix.gen++
+	if e == nil {
+		return
+	}
+	ix.files[rel] = e
+	ix.nsyms += len(e.syms)
+	for i, s := range e.syms {
+		ne := ix.names[s.Name]
+		if ne == nil {
+			ne = &nameEntry{lower: strings.ToLower(s.Name)}
+			ix.names[s.Name] = ne
+		}
+		ne.syms = append(ne.syms, symRef{e, int32(i)})
+	}
+}
+
+type job struct {
+	rel, abs string
+	lang     *Language
+	size     int64
+	mtime    int64
+}
+
+func (ix *Index) build(ctx context.Context) error {
+	start := time.Now()
+	var cached map[string]*fileEntry
+	if !ix.opts.NoCache {
+		cached, _ = ix.loadCache() // a missing, old or corrupt cache means a full build
+	}
+	jobs := make(chan job, 512)
+	var found, done atomic.Int64
+	progress := ix.opts.Progress
+	var wg sync.WaitGroup
+	seen := make(map[string]bool)
+	var seenMu sync.Mutex
+	for range ix.opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := newExtractor()
+			defer x.Close()
+			for j := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				ix.indexFile(ctx, x, j, cached[j.rel])
+				if n := done.Add(1); progress != nil && n%256 == 0 {
+					progress(int(n), int(found.Load()), false)
+				}
+			}
+		}()
+	}
+	walkErr := ix.ws.Walk(ctx, ix.ws.Root(), workspace.WalkOptions{Parallel: ix.opts.Workers}, func(e workspace.WalkEntry) error {
+		if e.IsDir || !e.Mode.IsRegular() {
+			return nil
+		}
+		l := LanguageFor(e.Rel)
+		if l == nil {
+			return nil
+		}
+		seenMu.Lock()
+		seen[e.Rel] = true
+		seenMu.Unlock()
+		if e.Size > maxFileSize {
+			ix.mu.Lock()
+			ix.skipped[e.Rel] = true
+			ix.mu.Unlock()
+			return nil
+		}
+		found.Add(1)
+		select {
+		case jobs <- job{rel: e.Rel, abs: e.Abs, lang: l, size: e.Size, mtime: e.ModTime.UnixNano()}:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	close(jobs)
+	wg.Wait()
+	if walkErr == nil {
+		walkErr = ctx.Err()
+	}
+	if walkErr != nil {
+		return walkErr
+	}
+	// Files that went away since a previous build.
+	ix.mu.Lock()
+	for rel, f := range ix.files {
+		if !seen[rel] && !f.open {
+			ix.setFileLocked(rel, nil)
+		}
+	}
+	ix.mu.Unlock()
+	if progress != nil {
+		progress(int(done.Load()), int(found.Load()), true)
+	}
+	if !ix.opts.NoCache {
+		if err := ix.saveCache(); err != nil {
+			return fmt.Errorf("saving the index cache: %w", err)
+		}
+	}
+	_ = start
+	return nil
+}
+
+// indexFile indexes one file from disk, reusing c (its cached entry) when
+// the file did not change.
+func (ix *Index) indexFile(ctx context.Context, x *extractor, j job, c *fileEntry) {
+	if c != nil && c.size == j.size && c.mtime == j.mtime {
+		ix.putDisk(j.rel, c)
+		return
+	}
+	src, err := readDisk(j.abs)
+	if err != nil {
+		return
+	}
+	crc := checksum(src)
+	if c != nil && c.size == int64(len(src)) && c.crc == crc {
+		c.mtime = j.mtime
+		ix.putDisk(j.rel, c)
+		return
+	}
+	if skip(src) {
+		ix.mu.Lock()
+		ix.skipped[j.rel] = true
+		ix.mu.Unlock()
+		return
+	}
+	tree, err := x.parse(ctx, j.lang, src, nil, true)
+	if err != nil {
+		return
+	}
+	syms := x.definitions(j.lang, tree, src, j.rel)
+	tree.Close()
+	ix.putDisk(j.rel, &fileEntry{rel: j.rel, lang: j.lang, size: int64(len(src)), mtime: j.mtime, crc: crc, syms: syms})
+}
+
+// putDisk stores an entry read from disk unless an editor buffer holds the
+// file.
+func (ix *Index) putDisk(rel string, e *fileEntry) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if old := ix.files[rel]; old != nil && old.open {
+		return
+	}
+	delete(ix.skipped, rel)
+	ix.setFileLocked(rel, e)
+}
+
+// readDisk reads a file from disk (not a buffer: buffers come through
+// UpdateBuffer).
+func readDisk(abs string) ([]byte, error) {
+	return os.ReadFile(abs)
+}
+
+// skip reports whether src is binary or minified.
+func skip(src []byte) bool {
+	if bytes.IndexByte(src[:min(len(src), 8<<10)], 0) >= 0 {
+		return true
+	}
+	if len(src) < 8<<10 {
+		return false
+	}
+	lines := bytes.Count(src, []byte{'\n'}) + 1
+	return len(src)/lines > 300
+}
+
+// FileChanged re-reads path (absolute or relative to the root) from disk
+// unless an editor buffer holds it: a file that is gone is removed, a
+// directory is walked again.
+func (ix *Index) FileChanged(path string) {
+	rel, abs := ix.paths(path)
+	if rel == "" {
+		return
+	}
+	ix.bufMu.Lock()
+	_, open := ix.buffers[rel]
+	ix.bufMu.Unlock()
+	if open {
+		return
+	}
+	st, err := os.Lstat(abs)
+	if err != nil {
+		// Gone: the file, or everything under the directory.
+		ix.mu.Lock()
+		prefix := rel + "/"
+		for r, f := range ix.files {
+			if (r == rel || strings.HasPrefix(r, prefix)) && !f.open {
+				ix.setFileLocked(r, nil)
+			}
+		}
+		delete(ix.skipped, rel)
+		ix.mu.Unlock()
+		return
+	}
+	if st.IsDir() {
+		ix.wg.Add(1)
+		go func() {
+			defer ix.wg.Done()
+			x := newExtractor()
+			defer x.Close()
+			ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{}, func(e workspace.WalkEntry) error {
+				if l := LanguageFor(e.Rel); l != nil && !e.IsDir && e.Mode.IsRegular() && e.Size <= maxFileSize {
+					ix.indexFile(ix.ctx, x, job{rel: e.Rel, abs: e.Abs, lang: l, size: e.Size, mtime: e.ModTime.UnixNano()}, nil)
+				}
+				return nil
+			})
+		}()
+		return
+	}
+	l := LanguageFor(rel)
+	if l == nil || !st.Mode().IsRegular() || ix.ws.Ignored(abs, false) {
+		return
+	}
+	if st.Size() > maxFileSize {
+		ix.mu.Lock()
+		ix.setFileLocked(rel, nil)
+		ix.skipped[rel] = true
+		ix.mu.Unlock()
+		return
+	}
+	ix.bufMu.Lock()
+	if ix.bufx == nil {
+		ix.bufx = newExtractor()
+	}
+	ix.indexFile(ix.ctx, ix.bufx, job{rel: rel, abs: abs, lang: l, size: st.Size(), mtime: st.ModTime().UnixNano()}, nil)
+	ix.bufMu.Unlock()
+}
+
+// paths returns the relative and absolute forms of path, or "" when it is
+// outside the root.
+func (ix *Index) paths(path string) (rel, abs string) {
+	if filepath.IsAbs(path) {
+		abs = filepath.Clean(path)
+		if !ix.ws.Contains(abs) {
+			return "", ""
+		}
+		return ix.ws.Rel(abs), abs
+	}
+	rel = filepath.ToSlash(filepath.Clean(path))
+	return rel, filepath.Join(ix.ws.Root(), filepath.FromSlash(rel))
+}
+
+// Watch follows the workspace: every buffer change updates the index at
+// once (incrementally), closing a buffer goes back to the disk file, and
+// writes made through the workspace re-read the file.
+func (ix *Index) Watch() {
+	ix.unwatch = ix.ws.OnChange(func(abs string) {
+		if ix.ctx.Err() != nil {
+			return
+		}
+		if b, ok := ix.ws.Buffer(abs); ok {
+			ix.UpdateBuffer(abs, b.Version, b.Text)
+			return
+		}
+		ix.CloseBuffer(abs)
+	})
+}
+
+// ErrNotIndexed is returned for a path whose language is not indexed.
+var ErrNotIndexed = errors.New("language not indexed")
+
+// buffer is an open editor file: its text and its full tree.
+type buffer struct {
+	version int32
+	src     []byte
+	tree    *sitter.Tree
+	lang    *Language
+}

@@ -1,0 +1,487 @@
+package codeindex
+
+import (
+	"bytes"
+	"context"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Tier says how a search query matched a name, best first.
+type Tier uint8
+
+const (
+	TierExact Tier = iota
+	TierExactFold
+	TierPrefix
+	TierSubstring
+	TierFuzzy
+	tierNone
+)
+
+// SearchQuery selects symbols by name.
+type SearchQuery struct {
+	Query string
+	Kind  Kind   // 0: any kind
+	Path  string // a file or directory prefix, relative to the root; "" or "." for all
+	Limit int    // 0: 50
+}
+
+// A Match is a symbol found by Search.
+type Match struct {
+	Symbol
+	Tier Tier
+}
+
+// Search finds definitions whose names match q.Query: exact, then
+// case-insensitive exact, prefix, substring and fuzzy (the query's letters
+// in order) matches; within a tier, types and functions before fields and
+// variables, shorter names first.
+func (ix *Index) Search(q SearchQuery) []Match {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	lq := strings.ToLower(q.Query)
+	prefix := pathPrefix(q.Path)
+	type cand struct {
+		name string
+		tier Tier
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var cands []cand
+	for name, ne := range ix.names {
+		t := matchTier(name, ne.lower, q.Query, lq)
+		if t != tierNone {
+			cands = append(cands, cand{name, t})
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.tier != b.tier {
+			return a.tier < b.tier
+		}
+		if len(a.name) != len(b.name) {
+			return len(a.name) < len(b.name)
+		}
+		return a.name < b.name
+	})
+	var out []Match
+	for i := 0; i < len(cands); {
+		// All symbols of the names of one tier, ranked, before the next tier.
+		j := i
+		var group []Match
+		for ; j < len(cands) && cands[j].tier == cands[i].tier; j++ {
+			for _, r := range ix.names[cands[j].name].syms {
+				if s := r.sym(); inPath(s.Path, prefix) && (q.Kind == 0 || s.Kind == q.Kind) {
+					group = append(group, Match{Symbol: *s, Tier: cands[j].tier})
+				}
+			}
+			if len(out)+len(group) >= 4*limit && j+1 < len(cands) && cands[j+1].tier == cands[i].tier && len(cands[j+1].name) > len(cands[j].name) {
+				// Enough candidates: the rest of the tier has longer names, which rank lower.
+				j++
+				for j < len(cands) && cands[j].tier == cands[i].tier {
+					j++
+				}
+				break
+			}
+		}
+		sort.Slice(group, func(a, b int) bool { return matchLess(&group[a], &group[b]) })
+		out = append(out, group...)
+		if len(out) >= limit {
+			return out[:limit]
+		}
+		i = j
+	}
+	return out
+}
+
+func matchLess(a, b *Match) bool {
+	if ra, rb := kindRank(a.Kind), kindRank(b.Kind); ra != rb {
+		return ra < rb
+	}
+	if len(a.Name) != len(b.Name) {
+		return len(a.Name) < len(b.Name)
+	}
+	if a.Name != b.Name {
+		return a.Name < b.Name
+	}
+	if a.Path != b.Path {
+		return pathLess(a.Path, b.Path)
+	}
+	return posLess(a.NameRange.Start, b.NameRange.Start)
+}
+
+// pathLess orders shallower paths first, then lexically: package roots
+// before vendored and test data copies.
+func pathLess(a, b string) bool {
+	da, db := strings.Count(a, "/"), strings.Count(b, "/")
+	if da != db {
+		return da < db
+	}
+	return a < b
+}
+
+func kindRank(k Kind) int {
+	switch k {
+	case KindClass, KindStruct, KindInterface, KindType, KindEnum, KindModule:
+		return 0
+	case KindFunction, KindMethod, KindMacro:
+		return 1
+	case KindConstant:
+		return 2
+	}
+	return 3
+}
+
+func matchTier(name, lower, q, lq string) Tier {
+	switch {
+	case name == q:
+		return TierExact
+	case lower == lq:
+		return TierExactFold
+	case strings.HasPrefix(lower, lq):
+		return TierPrefix
+	case strings.Contains(lower, lq):
+		return TierSubstring
+	case fuzzy(lower, lq):
+		return TierFuzzy
+	}
+	return tierNone
+}
+
+// fuzzy reports whether the bytes of q appear in s in order.
+func fuzzy(s, q string) bool {
+	if len(q) > len(s) || len(q) < 2 {
+		return false
+	}
+	i := 0
+	for j := 0; j < len(s) && i < len(q); j++ {
+		if s[j] == q[i] {
+			i++
+		}
+	}
+	return i == len(q)
+}
+
+func pathPrefix(p string) string {
+	p = strings.Trim(path.Clean("/"+strings.ReplaceAll(p, "\\", "/")), "/")
+	return p
+}
+
+func inPath(rel, prefix string) bool {
+	return prefix == "" || rel == prefix || strings.HasPrefix(rel, prefix) && rel[len(prefix)] == '/'
+}
+
+// Definition finds the definitions of name, or of Container.name; from,
+// when not empty, is the file asking: its own definitions come first, then
+// those of its directory. With no exact match, a case-insensitive one is
+// tried.
+func (ix *Index) Definition(name, from string) []Symbol {
+	container := ""
+	if i := strings.LastIndexAny(name, ".:"); i > 0 && i < len(name)-1 {
+		container, name = strings.TrimRight(name[:i], ".:"), name[i+1:]
+	}
+	ix.mu.RLock()
+	var out []Symbol
+	collect := func(ne *nameEntry) {
+		for _, r := range ne.syms {
+			if s := r.sym(); container == "" || s.Container == container || strings.HasSuffix(s.Container, "."+container) {
+				out = append(out, *s)
+			}
+		}
+	}
+	if ne := ix.names[name]; ne != nil {
+		collect(ne)
+	}
+	if len(out) == 0 {
+		lower := strings.ToLower(name)
+		for _, ne := range ix.names {
+			if ne.lower == lower {
+				collect(ne)
+			}
+		}
+	}
+	ix.mu.RUnlock()
+	sortNear(out, from, func(s *Symbol) (string, Pos) { return s.Path, s.NameRange.Start })
+	return out
+}
+
+// sortNear orders items: those in file from first, then its directory, then
+// the rest by path; by position within a file.
+func sortNear[T any](items []T, from string, key func(*T) (string, Pos)) {
+	fromDir := path.Dir(from)
+	rank := func(p string) int {
+		switch {
+		case from == "":
+			return 2
+		case p == from:
+			return 0
+		case path.Dir(p) == fromDir:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		pi, ai := key(&items[i])
+		pj, aj := key(&items[j])
+		if ri, rj := rank(pi), rank(pj); ri != rj {
+			return ri < rj
+		}
+		if pi != pj {
+			return pathLess(pi, pj)
+		}
+		return posLess(ai, aj)
+	})
+}
+
+// Outline returns the definitions of one file in order (nested ones
+// after their container); Nest makes a tree of them. ok is false when the
+// file is not indexed.
+func (ix *Index) Outline(p string) (syms []Symbol, ok bool) {
+	rel, _ := ix.paths(p)
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	f := ix.files[rel]
+	if f == nil {
+		return nil, false
+	}
+	return append([]Symbol(nil), f.syms...), true
+}
+
+// Node is a symbol with the symbols nested in it.
+type Node struct {
+	Symbol
+	Children []*Node
+}
+
+// Nest builds the tree of a file's symbols by range containment; syms are
+// in the order Outline returns them.
+func Nest(syms []Symbol) []*Node {
+	sorted := append([]Symbol(nil), syms...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i].Range, sorted[j].Range
+		if a.Start != b.Start {
+			return posLess(a.Start, b.Start)
+		}
+		return posLess(b.End, a.End)
+	})
+	var roots []*Node
+	var stack []*Node
+	for _, s := range sorted {
+		n := &Node{Symbol: s}
+		for len(stack) > 0 && !contains(stack[len(stack)-1].Range, s.Range) {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			roots = append(roots, n)
+		} else {
+			p := stack[len(stack)-1]
+			p.Children = append(p.Children, n)
+		}
+		stack = append(stack, n)
+	}
+	return roots
+}
+
+func contains(outer, inner Range) bool {
+	return !posLess(inner.Start, outer.Start) && !posLess(outer.End, inner.End) && outer != inner
+}
+
+// Definitions returns every definition of the index, by path then position
+// (for `agentls index`).
+func (ix *Index) Definitions() []Symbol {
+	ix.mu.RLock()
+	rels := make([]string, 0, len(ix.files))
+	n := 0
+	for rel, f := range ix.files {
+		rels = append(rels, rel)
+		n += len(f.syms)
+	}
+	sort.Strings(rels)
+	out := make([]Symbol, 0, n)
+	for _, rel := range rels {
+		out = append(out, ix.files[rel].syms...)
+	}
+	ix.mu.RUnlock()
+	return out
+}
+
+// RefQuery selects references.
+type RefQuery struct {
+	Name  string // a name, or Container.name (the container is ignored)
+	Path  string // a file or directory prefix; "" for all
+	From  string // the asking file: its references come first, then its directory's
+	Limit int    // 0: 100
+}
+
+// References finds uses of a name: files that contain it are parsed in
+// full (open buffers use their tree) and their references query run, the
+// asking file and its directory first, until Limit references are found.
+func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
+	name := q.Name
+	if i := strings.LastIndexAny(name, ".:"); i >= 0 && i < len(name)-1 {
+		name = name[i+1:]
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	prefix := pathPrefix(q.Path)
+	from, _ := ix.paths(q.From)
+	if q.From == "" {
+		from = ""
+	}
+	type cand struct {
+		rel  string
+		lang *Language
+	}
+	ix.mu.RLock()
+	var cands []cand
+	for rel, f := range ix.files {
+		if inPath(rel, prefix) {
+			cands = append(cands, cand{rel, f.lang})
+		}
+	}
+	ix.mu.RUnlock()
+	sortNear(cands, from, func(c *cand) (string, Pos) { return c.rel, Pos{} })
+
+	needle := []byte(name)
+	var out []Ref
+	workers := ix.opts.Workers
+	chunk := 8 * workers
+	for i := 0; i < len(cands) && len(out) < limit; i += chunk {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		part := cands[i:min(i+chunk, len(cands))]
+		results := make([][]Ref, len(part))
+		var wg sync.WaitGroup
+		next := make(chan int, len(part))
+		for k := range part {
+			next <- k
+		}
+		close(next)
+		for range min(workers, len(part)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var x *extractor
+				defer func() {
+					if x != nil {
+						x.Close()
+					}
+				}()
+				for k := range next {
+					if ctx.Err() != nil {
+						continue
+					}
+					c := part[k]
+					if refs, ok := ix.bufferRefs(c.rel, name); ok {
+						results[k] = refs
+						continue
+					}
+					src, err := readDisk(ix.abs(c.rel))
+					if err != nil || !containsWord(src, needle) {
+						continue
+					}
+					if x == nil {
+						x = newExtractor()
+					}
+					tree, err := x.parse(ctx, c.lang, src, nil, false)
+					if err != nil {
+						continue
+					}
+					defs := x.definitions(c.lang, tree, src, c.rel)
+					results[k] = x.references(c.lang, tree, src, c.rel, name, defs)
+					tree.Close()
+				}
+			}()
+		}
+		wg.Wait()
+		for _, r := range results {
+			out = append(out, r...)
+		}
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, ctx.Err()
+}
+
+func (ix *Index) abs(rel string) string {
+	return ix.ws.Root() + "/" + rel
+}
+
+// bufferRefs runs the references query on the tree of an open buffer.
+func (ix *Index) bufferRefs(rel, name string) ([]Ref, bool) {
+	ix.bufMu.Lock()
+	defer ix.bufMu.Unlock()
+	b := ix.buffers[rel]
+	if b == nil {
+		return nil, false
+	}
+	if !containsWord(b.src, []byte(name)) {
+		return nil, true
+	}
+	defs := ix.bufx.definitions(b.lang, b.tree, b.src, rel)
+	return ix.bufx.references(b.lang, b.tree, b.src, rel, name, defs), true
+}
+
+// containsWord reports whether w occurs in src as a whole identifier.
+func containsWord(src, w []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(src[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(w)
+		if (i == 0 || !isIdentByte(src[i-1])) && (end == len(src) || !isIdentByte(src[end])) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// NameAt returns the identifier at a position of a file (line 0-based, col
+// a byte offset), read from its buffer or the disk; "" when there is none.
+func (ix *Index) NameAt(p string, line, col int) string {
+	rel, abs := ix.paths(p)
+	var src []byte
+	ix.bufMu.Lock()
+	if b := ix.buffers[rel]; b != nil {
+		src = b.src
+	}
+	ix.bufMu.Unlock()
+	if src == nil {
+		var err error
+		if src, _, err = ix.ws.ReadRaw(abs); err != nil {
+			return ""
+		}
+	}
+	for ; line > 0; line-- {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return ""
+		}
+		src = src[i+1:]
+	}
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		src = src[:i]
+	}
+	if col > len(src) {
+		return ""
+	}
+	s, e := col, col
+	for s > 0 && isIdentByte(src[s-1]) {
+		s--
+	}
+	for e < len(src) && isIdentByte(src[e]) {
+		e++
+	}
+	return string(src[s:e])
+}

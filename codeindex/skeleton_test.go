@@ -1,0 +1,56 @@
+package codeindex
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSkeletonGOROOT checks that the skeleton parse of every Go file of
+// Go's source tree finds exactly the definitions of a full parse.
+func TestSkeletonGOROOT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses Go's source tree twice")
+	}
+	root := filepath.Join(runtime.GOROOT(), "src")
+	l := LanguageByName("go")
+	x := newExtractor()
+	defer x.Close()
+	var full, skel time.Duration
+	files, diffs := 0, 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || len(src) > maxFileSize {
+			return nil
+		}
+		files++
+		t0 := time.Now()
+		ft, _ := x.parse(context.Background(), l, src, nil, false)
+		a := x.definitions(l, ft, src, p)
+		ft.Close()
+		t1 := time.Now()
+		st, _ := x.parse(context.Background(), l, src, nil, true)
+		b := x.definitions(l, st, src, p)
+		st.Close()
+		t2 := time.Now()
+		full += t1.Sub(t0)
+		skel += t2.Sub(t1)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			diffs++
+			if diffs < 5 {
+				t.Errorf("%s: full %d definitions, skeleton %d", p, len(a), len(b))
+			}
+		}
+		return nil
+	})
+	t.Logf("%d files, %d differ; full parse+defs %v, skeleton %v", files, diffs, full, skel)
+}
