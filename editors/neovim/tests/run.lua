@@ -1004,6 +1004,30 @@ e2e_test('avante adapter calls the real server', function()
   contains(got[1], 'func Hello')
 end)
 
+e2e_test('with no client running, the API starts one for the current directory', function()
+  stop_all_clients()
+  require('agentls').setup({ cmd = { bin, 'serve', '--stdio' }, autostart = false })
+  local cwd = vim.fn.getcwd()
+  vim.cmd('silent %bwipeout!')
+  vim.cmd.cd(W .. '/.git') -- the root is found upwards from here
+  local ok, err = pcall(function()
+    eq(0, #vim.lsp.get_clients({ name = 'agentls' }))
+    contains(call_ok('read_file', { path = 'main.go' }), 'func Hello')
+    local clients = vim.lsp.get_clients({ name = 'agentls' })
+    eq(1, #clients)
+    eq(W, vim.fs.normalize(clients[1].root_dir))
+    -- autostart = false: opening a file does not attach it, yet the API finds its root's client
+    vim.cmd('edit ' .. W .. '/a.txt')
+    eq(nil, client_for(vim.api.nvim_get_current_buf()))
+    contains(call_ok('read_file', { path = 'a.txt' }), 'alpha')
+    eq(1, #vim.lsp.get_clients({ name = 'agentls' }))
+  end)
+  vim.cmd.cd(cwd)
+  if not ok then
+    error(err, 0)
+  end
+end)
+
 if not bin or bin == '' then
   for _, t in ipairs(e2e) do
     skip(t.name, 'AGENTLS_BIN is not set')

@@ -102,6 +102,27 @@ end
 
 local warned = {}
 
+--- Reports a failure to start the server once per message, not once per buffer.
+---@param msg string
+local function warn_once(msg)
+  if not warned[msg] then
+    warned[msg] = true
+    vim.notify(msg, vim.log.levels.ERROR)
+  end
+end
+
+--- Why cmd cannot start, or nil when its program is executable.
+---@param cmd string[]
+---@return string?
+local function unstartable(cmd)
+  if type(cmd) ~= 'table' or type(cmd[1]) ~= 'string' or vim.fn.executable(cmd[1]) ~= 1 then
+    return ('agentls: %s is not executable (see :checkhealth agentls)'):format(
+      type(cmd) == 'table' and tostring(cmd[1]) or tostring(cmd)
+    )
+  end
+  return nil
+end
+
 --- Starts (or reuses) the client for the buffer's root and attaches the buffer.
 ---@param bufnr integer
 ---@return integer? client_id
@@ -111,13 +132,15 @@ function M.attach(bufnr)
     return nil, 'not a file buffer'
   end
   local cfg = M.client_config(M.buffer_root(bufnr))
+  local why = unstartable(cfg.cmd)
+  if why then
+    warn_once(why)
+    return nil, why
+  end
   local ok, id = pcall(vim.lsp.start, cfg, { bufnr = bufnr })
   if not ok or not id then
     local msg = ('agentls: could not start %s: %s'):format(table.concat(cfg.cmd, ' '), ok and 'no client' or id)
-    if not warned[msg] then
-      warned[msg] = true
-      vim.notify(msg, vim.log.levels.ERROR)
-    end
+    warn_once(msg)
     return nil, msg
   end
   return id
@@ -135,6 +158,10 @@ function M.start_detached(root)
     end
   end
   local cfg = M.client_config(root)
+  local why = unstartable(cfg.cmd)
+  if why then
+    return nil, why
+  end
   local ok, id
   if has_011 then
     ok, id = pcall(vim.lsp.start, cfg, { attach = false })
@@ -154,12 +181,28 @@ function M.clients(filter)
   return vim.lsp.get_clients(vim.tbl_extend('force', filter or {}, { name = M.name }))
 end
 
---- The client serving bufnr (default: the current buffer), else any agentls client.
+--- The client for bufnr (default: the current buffer): the one attached to it, else for a file
+--- buffer the one whose root holds the file (none: nil, so that one is started for its root),
+--- else any agentls client.
 ---@param bufnr integer?
 ---@return vim.lsp.Client?
 function M.pick(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
-  return M.clients({ bufnr = bufnr })[1] or M.clients()[1]
+  local attached = M.clients({ bufnr = bufnr })[1]
+  if attached then
+    return attached
+  end
+  if not M.is_file_buffer(bufnr) then
+    return M.clients()[1]
+  end
+  local name = vim.fs.normalize(vim.api.nvim_buf_get_name(bufnr))
+  for _, c in ipairs(M.clients()) do
+    local root = c.root_dir and vim.fs.normalize(c.root_dir)
+    if root and (name:sub(1, #root + 1) == root .. '/' or root == '/') then
+      return c
+    end
+  end
+  return nil
 end
 
 --- A client for the API to talk to: the one serving bufnr, any running one, else a new one for
