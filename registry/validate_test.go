@@ -52,3 +52,36 @@ func TestValidationExpectations(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCallArguments: any bytes as arguments give a result, never a panic;
+// an error lists at most maxProblems problems and no result exceeds
+// MaxResultBytes.
+func FuzzCallArguments(f *testing.F) {
+	r := New()
+	if err := r.Add(&fakeTool{name: "t", schema: `{
+		"additionalProperties":false,"required":["path"],
+		"properties":{
+			"path":{"type":"string","minLength":1,"pattern":"^[^/]"},
+			"n":{"type":"integer","minimum":0,"maximum":10},
+			"mode":{"enum":["a","b"]},
+			"edits":{"type":"array","maxItems":3,"items":{"type":"object","required":["old"],"properties":{"old":{"type":"string"}},"additionalProperties":false}},
+			"alt":{"oneOf":[{"type":"string"},{"type":"integer"}]}
+		}}`, exec: func(context.Context, json.RawMessage) (string, error) { return "ok", nil }}); err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{``, `null`, `{}`, `{"path":"a"}`, `{"path":"/a","n":11,"mode":"c","edits":[{},{"old":1,"x":2}],"alt":1.5}`, `[`, `"x"`, `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		res := r.Call(context.Background(), "t", json.RawMessage(args))
+		if len(res.Content) > MaxResultBytes {
+			t.Fatalf("%d bytes", len(res.Content))
+		}
+		if !res.IsError && res.Content != "ok" {
+			t.Fatalf("unexpected content %q", res.Content)
+		}
+		if n := strings.Count(res.Content, "\n- /"); n > maxProblems {
+			t.Fatalf("%d problems listed:\n%s", n, res.Content)
+		}
+	})
+}
