@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -181,4 +182,22 @@ func TestBashBackgroundJobs(t *testing.T) {
 	if !j.Done() {
 		t.Error("closing the session left a job running")
 	}
+}
+
+func TestBashSandboxSetting(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Skip("bubblewrap is not installed (apt-get install bubblewrap)")
+	}
+	outside := t.TempDir()
+	ctx, s := bashSession(t, `{"bash":{"sandbox":"bwrap","allow":["touch"]}}`, neverAsk(t))
+	out := mustExec(t, ctx, "bash", map[string]any{"command": "touch in.txt " + filepath.Join(outside, "out.txt")})
+	wantOut(t, out, "exit status 1", "Read-only file system")
+	if _, err := os.Stat(filepath.Join(s.WS.Root(), "in.txt")); err != nil {
+		t.Errorf("workspace write failed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "out.txt")); err == nil {
+		t.Error("the sandbox let a write outside the workspace through")
+	}
+	s.Settings = json.RawMessage(`{"bash":{"sandbox":"firejail"}}`)
+	wantErr(t, ctx, "bash", map[string]any{"command": "ls"}, "unknown bash.sandbox", "did not run")
 }

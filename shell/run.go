@@ -45,6 +45,8 @@ type Result struct {
 	TimedOut bool   // killed because the timeout passed
 	Canceled bool   // killed because the call was cancelled
 	Killed   bool   // killed by kill_shell or the end of its session
+
+	pgid int // the process group (for tests)
 }
 
 // Status describes how the command ended: "exit status 0",
@@ -294,6 +296,7 @@ func waitGroupGone(pgid int, d time.Duration) bool {
 
 // fill copies how the leader ended into res.
 func (p *process) fill(res *Result) {
+	res.pgid = p.pgid
 	res.Duration = p.ended.Sub(p.started)
 	st := p.cmd.ProcessState
 	if st == nil {
