@@ -163,6 +163,7 @@ func TestWriteFile(t *testing.T) {
 	wantErr(t, ctx, "write_file", map[string]any{"path": "bin.dat", "content": "x"}, "binary file", "delete_file")
 	wantErr(t, ctx, "write_file", map[string]any{"path": "util", "content": "x"}, "directory")
 	wantErr(t, ctx, "write_file", map[string]any{"path": ".", "content": "x"}, "workspace root")
+	wantErr(t, ctx, "write_file", map[string]any{"path": "newdir/", "content": "x"}, "ends in /")
 	wantErr(t, ctx, "write_file", map[string]any{"path": ".git/config", "content": "x"}, ".git")
 	// An empty file can be created.
 	wantOut(t, mustExec(t, ctx, "write_file", map[string]any{"path": "empty", "content": ""}), "Created empty (0 lines).")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentls/agentls/registry"
@@ -51,6 +52,10 @@ func (moveFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	src, srcRel, err := s.WS.ResolveWrite(a.Source)
 	if err != nil {
 		return "", err
+	}
+	if strings.HasSuffix(a.Destination, "/") {
+		// "dir/": into that directory, keeping the name, as mv does.
+		a.Destination += filepath.Base(src)
 	}
 	dst, dstRel, err := s.WS.ResolveWrite(a.Destination)
 	if err != nil {

@@ -43,6 +43,12 @@ func TestMoveFile(t *testing.T) {
 	wantErr(t, ctx, "move_file", `{"source":"cmd/app/main.go","destination":"pkg"}`, "pkg is an existing directory")
 	wantErr(t, ctx, "move_file", `{"source":"pkg","destination":"cmd/app/main.go","overwrite":true}`, "a directory cannot replace it")
 	wantErr(t, ctx, "move_file", `{"source":"nope","destination":"x"}`, "nope does not exist")
+	// A destination ending in / is a directory to move into, made if need be.
+	wantOut(t, mustExec(t, ctx, "move_file", `{"source":"pkg/util/dup.go","destination":"lib/"}`), "Moved pkg/util/dup.go → lib/dup.go.")
+	wantOut(t, mustExec(t, ctx, "move_file", `{"source":"lib","destination":"pkg/"}`), "Moved directory lib/ → pkg/lib/.")
+	if !exists(t, root, "pkg/lib/dup.go") {
+		t.Error("pkg/lib/dup.go missing")
+	}
 	wantErr(t, ctx, "move_file", `{"source":"pkg","destination":"pkg"}`, "source and destination are both pkg")
 	wantErr(t, ctx, "move_file", `{"source":".","destination":"x"}`, "workspace root")
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)

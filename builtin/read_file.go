@@ -77,9 +77,9 @@ func (readFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	}
 	offset, limit := 0, defaultReadLines
 	if a.Offset != nil {
-		offset = *a.Offset
+		offset = max(0, *a.Offset)
 	}
-	if a.Limit != nil {
+	if a.Limit != nil && *a.Limit > 0 {
 		limit = *a.Limit
 	}
 	out, err := numberLines(rel, f.Text, offset, limit)

@@ -44,6 +44,9 @@ func (writeFile) Execute(ctx context.Context, args json.RawMessage) (string, err
 	if err != nil {
 		return "", err
 	}
+	if strings.HasSuffix(a.Path, "/") {
+		return "", fmt.Errorf("path %q ends in /: give the file's name", a.Path)
+	}
 	abs, rel, err := s.WS.ResolveWrite(a.Path)
 	if err != nil {
 		return "", err
