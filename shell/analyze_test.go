@@ -88,6 +88,11 @@ func TestAnalyzeTable(t *testing.T) {
 		{"date -s '2020-01-01'", []string{"date -s 2020-01-01"}, false},
 		{"uniq in.txt out.txt", []string{"uniq in.txt out.txt"}, false},
 		{"env", []string{"env"}, true},
+		{"tree -L 2 src", []string{"tree -L 2 src"}, true},
+		{"tree -o listing.txt", []string{"tree -o listing.txt"}, false},
+		{"file -C -m magic", []string{"file -C -m magic"}, false},
+		{"less README.md", []string{"less README.md"}, false},
+		{"go list -export ./...", []string{"go list -export ./..."}, false},
 		{"awk '{print $1}' f", []string{"awk {print $1} f"}, false},
 		// Lists and pipelines: every command counts.
 		{"ls && cat README.md", []string{"ls", "cat README.md"}, true},

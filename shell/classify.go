@@ -115,7 +115,7 @@ var readOnlyCommands = map[string]func(args []Word) string{
 	"cat": nil, "head": nil, "tail": nil, "wc": nil, "ls": nil, "pwd": nil,
 	"echo": nil, "printf": nil, "true": nil, "false": nil, ":": nil, "test": nil, "[": nil,
 	"basename": nil, "dirname": nil, "realpath": nil, "readlink": nil, "stat": nil,
-	"file": nil, "du": nil, "df": nil, "tree": nil, "cut": nil, "tr": nil, "nl": nil,
+	"du": nil, "df": nil, "cut": nil, "tr": nil, "nl": nil,
 	"od": nil, "hexdump": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil,
 	"sha512sum": nil, "cksum": nil, "b2sum": nil, "diff": nil, "cmp": nil, "comm": nil,
 	"column": nil, "tac": nil, "rev": nil, "fold": nil, "paste": nil, "join": nil,
@@ -124,10 +124,12 @@ var readOnlyCommands = map[string]func(args []Word) string{
 	"fgrep": nil, "jq": nil, "sleep": nil, "wait": nil, "ps": nil, "nproc": nil,
 	"arch": nil, "expr": nil, "cd": nil, "pushd": nil, "popd": nil, "dirs": nil,
 	"set": nil, "shopt": nil, "exit": nil, "return": nil, "break": nil,
-	"continue": nil, "shift": nil, "expand": nil, "unexpand": nil, "less": nil,
-	"more": nil, "zcat": nil, "look": nil, "tty": nil, "getconf": nil,
+	"continue": nil, "shift": nil, "expand": nil, "unexpand": nil,
+	"zcat": nil, "look": nil, "tty": nil, "getconf": nil,
 	// Readers with options that write or run programs.
 	"find":     checkFind,
+	"file":     forbidOptions("-C", "--compile"),
+	"tree":     forbidOptions("-o"),
 	"rg":       forbidOptions("--pre"),
 	"fd":       forbidOptions("-x", "--exec", "-X", "--exec-batch"),
 	"sort":     forbidOptions("-o", "--output", "--compress-program"),
@@ -467,7 +469,7 @@ func checkGo(args []Word) string {
 	case "env":
 		return forbidOptions("-w", "-u")(rest)
 	case "list":
-		return forbidOptions("-toolexec", "-exec", "-overlay", "-modfile")(rest)
+		return forbidOptions("-toolexec", "-exec", "-export", "-compiled", "-overlay", "-modfile")(rest)
 	}
 	return "go " + sub + " is not a read-only subcommand"
 }

@@ -112,6 +112,9 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("not started: %w", err)
+	}
 	out := newCapture(MaxOutputChars)
 	sink := func(b []byte) {
 		out.Write(b)
