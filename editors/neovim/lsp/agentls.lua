@@ -18,6 +18,8 @@ return {
       on_dir(lsp.buffer_root(bufnr, markers))
     end
   end,
+  -- the server waits for the didChange an agent's edit causes: send changes at once
+  flags = { debounce_text_changes = 0 },
   capabilities = lsp.capabilities(),
   handlers = require('agentls.handlers').all(),
 }

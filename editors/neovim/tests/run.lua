@@ -418,6 +418,9 @@ test('client config: capabilities, handlers, settings both ways', function()
     eq('function', type(cfg.handlers[m]), m)
   end
   eq({ { uri = 'file:///tmp/ws', name = '/tmp/ws' } }, cfg.workspace_folders)
+  eq(0, cfg.flags.debounce_text_changes, 'changes go out at once by default')
+  require('agentls.config').set({ debounce_ms = 80 })
+  eq(80, lsp.client_config('/tmp/ws').flags.debounce_text_changes)
   require('agentls.config').set({})
   eq(nil, lsp.client_config('/tmp/ws').init_options)
 end)
@@ -523,6 +526,7 @@ if has_011 then
     eq('function', type(cfg.root_dir))
     eq(true, cfg.capabilities.experimental.agentls.saveDocument)
     eq('function', type(cfg.handlers['agentls/saveDocument']))
+    eq(0, cfg.flags.debounce_text_changes)
   end)
 else
   skip('lsp/agentls.lua gives vim.lsp.config a complete configuration', 'Neovim < 0.11 has no vim.lsp.config')

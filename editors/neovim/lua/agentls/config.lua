@@ -9,6 +9,9 @@ local M = {}
 ---@field settings table? forwarded as initializationOptions and as the "agentls" configuration section
 ---@field on_attach fun(client: vim.lsp.Client, bufnr: integer)? called when a buffer attaches
 ---@field timeout_ms integer default bound for the *_sync functions
+---@field debounce_ms integer delay before buffer changes are sent (Neovim's default is 150; the
+---                   server waits for the change an agent's edit causes, so this is on the path
+---                   of every edit_file)
 ---@field autostart boolean attach to file buffers as they are read (setup() only)
 
 ---@type agentls.Options
@@ -18,6 +21,7 @@ M.defaults = {
   settings = nil,
   on_attach = nil,
   timeout_ms = 10000,
+  debounce_ms = 0,
   autostart = true,
 }
 
@@ -31,6 +35,7 @@ local kinds = {
   settings = 'table',
   on_attach = 'function',
   timeout_ms = 'number',
+  debounce_ms = 'number',
   autostart = 'boolean',
 }
 

@@ -59,7 +59,7 @@ end
 --- The options clients are made from: setup()'s, or on 0.11+, when setup() was not called, those
 --- given to vim.lsp.config('agentls', ...) (so the API starts the server the same way
 --- vim.lsp.enable('agentls') does).
----@return {cmd: string[], settings: table?, on_attach: function?}
+---@return {cmd: string[], settings: table?, on_attach: function?, debounce_ms: integer?}
 function M.configured()
   local o = config.get()
   if has_011 and not config.is_set() then
@@ -71,6 +71,7 @@ function M.configured()
         cmd = type(cfg.cmd) == 'table' and cfg.cmd or o.cmd,
         settings = type(cfg.settings) == 'table' and cfg.settings.agentls or nil,
         on_attach = cfg.on_attach,
+        debounce_ms = type(cfg.flags) == 'table' and cfg.flags.debounce_text_changes or nil,
       }
     end
   end
@@ -97,6 +98,7 @@ function M.client_config(root)
     init_options = settings,
     settings = settings and { agentls = settings } or nil,
     on_attach = opts.on_attach,
+    flags = { debounce_text_changes = opts.debounce_ms or config.defaults.debounce_ms },
   }
 end
 
