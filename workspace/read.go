@@ -173,7 +173,8 @@ func hasUTF16BOM(b []byte) bool {
 // Decode turns a file's bytes into text with "\n" line endings and the
 // Format to write it back with. A UTF-8 BOM is stripped; UTF-16 needs a BOM.
 // Files whose line endings are mostly "\r\n" get Format.CRLF and every
-// "\r\n" becomes "\n"; other files keep their bytes. Invalid UTF-8 is kept
+// "\r\n" becomes "\n" (so a mixed file is written back with "\r\n"
+// throughout); other files keep their bytes, stray "\r\n" included. Invalid UTF-8 is kept
 // as it is. A NUL in the first 8 KiB gives ErrBinary.
 func Decode(raw []byte) (text string, f Format, err error) {
 	switch {

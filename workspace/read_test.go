@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestEncodingRoundTrip(t *testing.T) {
@@ -198,4 +199,35 @@ func TestSourceStack(t *testing.T) {
 	if c, err := (Disk{}).Read(filepath.Join(w.Root(), "link"), 0); err != nil || string(c.Data) != "disk" {
 		t.Errorf("follow: %v", err)
 	}
+}
+
+// FuzzEncodeDecode: any text without "\r" and NUL, written in any format,
+// reads back as the same text and format.
+func FuzzEncodeDecode(f *testing.F) {
+	f.Add("", uint8(0))
+	f.Add("a\nb\n", uint8(7))
+	f.Add("héllo 😀\n\nx", uint8(5))
+	f.Add("\uFEFFx", uint8(4))
+	f.Fuzz(func(t *testing.T, text string, bits uint8) {
+		if strings.ContainsAny(text, "\r\x00") || !utf8.ValidString(text) {
+			return
+		}
+		format := Format{Encoding: Encoding(bits % 3), BOM: bits&4 != 0, CRLF: bits&8 != 0}
+		if format.Encoding != UTF8 {
+			format.BOM = true
+		}
+		if !strings.Contains(text, "\n") {
+			format.CRLF = false // nothing to tell
+		}
+		if format.Encoding == UTF8 && !format.BOM && strings.HasPrefix(text, "\uFEFF") {
+			return // reads as a BOM
+		}
+		got, gf, err := Decode(Encode(text, format))
+		if err != nil {
+			t.Fatalf("Decode(Encode(%q, %+v)): %v", text, format, err)
+		}
+		if got != text || gf != format {
+			t.Fatalf("round trip of %q, %+v = %q, %+v", text, format, got, gf)
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -242,6 +243,7 @@ type pathLock struct {
 // holds abs and returns the function that releases it. Write tools hold it
 // from CheckFresh through the write.
 func (w *Workspace) LockPath(abs string) (unlock func()) {
+	abs = filepath.Clean(abs)
 	w.locksMu.Lock()
 	l := w.locks[abs]
 	if l == nil {
