@@ -76,6 +76,8 @@ type Index struct {
 	bufMu   sync.Mutex // guards buffers and bufx; taken before mu
 	buffers map[string]*buffer
 	bufx    *extractor
+
+	rank rankCache
 }
 
 type fileEntry struct {

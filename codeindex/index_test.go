@@ -118,3 +118,15 @@ func TestBufferUpdates(t *testing.T) {
 		t.Errorf("close did not go back to disk")
 	}
 }
+
+func TestMap(t *testing.T) {
+	ix, _ := newTestIndex(t, "testdata/ws/small.txtar")
+	m, err := ix.Map(context.Background(), "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cart and Item are used from other files; main is used by no one.
+	if !strings.HasPrefix(m, "cart/") || !strings.Contains(m, "type Cart struct") || strings.Contains(m, "func main") {
+		t.Errorf("map:\n%s", m)
+	}
+}
