@@ -45,7 +45,13 @@ function M.scratch(name, lines, opts)
   else
     vim.api.nvim_win_set_buf(0, bufnr)
   end
-  vim.keymap.set('n', 'q', '<Cmd>close<CR>', { buffer = bufnr, nowait = true, desc = 'Close' })
+  vim.keymap.set('n', 'q', function()
+    if #vim.api.nvim_tabpage_list_wins(0) > 1 then
+      vim.cmd('close')
+    else
+      vim.cmd('bdelete') -- the last window: show another buffer instead
+    end
+  end, { buffer = bufnr, nowait = true, desc = 'Close' })
   return bufnr
 end
 
