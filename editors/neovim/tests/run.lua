@@ -763,12 +763,10 @@ e2e_test('edit_file on a buffer with unsaved changes leaves it unsaved', functio
   contains(call_ok('read_file', { path = 'dirty.txt' }), 'ONE (typed)')
   local msg = call_ok('edit_file', { path = 'dirty.txt', old_string = 'two', new_string = 'TWO' })
   eq('ONE (typed)\nTWO', buf_text(bufnr), 'the buffer has both changes')
-  vim.wait(300, function()
-    return not vim.bo[bufnr].modified
-  end, 20)
+  -- a save would have come before the answer (the result says whether the file was saved)
   eq(true, vim.bo[bufnr].modified, 'still unsaved')
   eq('one\ntwo\n', read(W .. '/dirty.txt'), 'disk untouched')
-  truthy(msg ~= '', 'the result says what happened')
+  contains(msg, 'disk', 'the result says the change is not on disk')
   vim.cmd('silent undo')
   eq('ONE (typed)\ntwo', buf_text(bufnr), ':undo removes only the agent edit')
   vim.cmd('silent edit!')
@@ -834,17 +832,16 @@ e2e_test('call_batch runs several calls in order', function()
   eq(true, results[3].isError, 'unknown tool is an error result')
 end)
 
-e2e_test('a call can be cancelled', function()
-  local got
+e2e_test('a call can be cancelled; the callback runs once', function()
+  local got, n = nil, 0
   local handle = require('agentls').call('read_file', { path = 'a.txt' }, function(res, err)
-    got = { res, err }
+    got, n = { res, err }, n + 1
   end)
   handle.cancel()
-  wait_for('the callback', function()
-    return got ~= nil
-  end, 2000)
-  eq('cancelled', got[2])
-  vim.wait(200) -- a late answer must not call back twice (finish() guards it)
+  eq('cancelled', got and got[2])
+  -- the server's late answer (if any) arrives before the answer to a later request
+  call_ok('read_file', { path = 'a.txt' })
+  eq(1, n, 'one callback')
 end)
 
 e2e_test('cancelling a running bash call stops its process', function()
