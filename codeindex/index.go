@@ -78,6 +78,8 @@ type Index struct {
 	bufx    *extractor
 
 	rank rankCache
+
+	parsed, reused atomic.Int64 // files parsed and files taken from the cache, all builds
 }
 
 type fileEntry struct {
@@ -267,6 +269,8 @@ func (ix *Index) build(ctx context.Context) error {
 	}
 	jobs := make(chan job, 512)
 	var found, done atomic.Int64
+	var changed atomic.Bool
+	changed.Store(cached == nil)
 	progress := ix.opts.Progress
 	var wg sync.WaitGroup
 	seen := make(map[string]bool)
@@ -281,7 +285,9 @@ func (ix *Index) build(ctx context.Context) error {
 				if ctx.Err() != nil {
 					continue
 				}
-				ix.indexFile(ctx, x, j, cached[j.rel])
+				if ix.indexFile(ctx, x, j, cached[j.rel]) {
+					changed.Store(true)
+				}
 				if n := done.Add(1); progress != nil && n%256 == 0 {
 					progress(int(n), int(found.Load()), false)
 				}
@@ -326,13 +332,17 @@ func (ix *Index) build(ctx context.Context) error {
 	for rel, f := range ix.files {
 		if !seen[rel] && !f.open {
 			ix.setFileLocked(rel, nil)
+			changed.Store(true)
 		}
 	}
 	ix.mu.Unlock()
 	if progress != nil {
 		progress(int(done.Load()), int(found.Load()), true)
 	}
-	if !ix.opts.NoCache {
+	if len(cached) != int(found.Load()) {
+		changed.Store(true) // files gone since the cache was written
+	}
+	if !ix.opts.NoCache && changed.Load() {
 		if err := ix.saveCache(); err != nil {
 			return fmt.Errorf("saving the index cache: %w", err)
 		}
@@ -342,35 +352,40 @@ func (ix *Index) build(ctx context.Context) error {
 }
 
 // indexFile indexes one file from disk, reusing c (its cached entry) when
-// the file did not change.
-func (ix *Index) indexFile(ctx context.Context, x *extractor, j job, c *fileEntry) {
+// the file did not change: same size and mtime, or else same checksum. It
+// reports whether the entry differs from c.
+func (ix *Index) indexFile(ctx context.Context, x *extractor, j job, c *fileEntry) bool {
 	if c != nil && c.size == j.size && c.mtime == j.mtime {
+		ix.reused.Add(1)
 		ix.putDisk(j.rel, c)
-		return
+		return false
 	}
 	src, err := readDisk(j.abs)
 	if err != nil {
-		return
+		return true
 	}
 	crc := checksum(src)
 	if c != nil && c.size == int64(len(src)) && c.crc == crc {
+		ix.reused.Add(1)
 		c.mtime = j.mtime
 		ix.putDisk(j.rel, c)
-		return
+		return true
 	}
 	if skip(src) {
 		ix.mu.Lock()
 		ix.skipped[j.rel] = true
 		ix.mu.Unlock()
-		return
+		return true
 	}
 	tree, err := x.parse(ctx, j.lang, src, nil, true)
 	if err != nil {
-		return
+		return true
 	}
 	syms := x.definitions(j.lang, tree, src, j.rel)
 	tree.Close()
+	ix.parsed.Add(1)
 	ix.putDisk(j.rel, &fileEntry{rel: j.rel, lang: j.lang, size: int64(len(src)), mtime: j.mtime, crc: crc, syms: syms})
+	return true
 }
 
 // putDisk stores an entry read from disk unless an editor buffer holds the
