@@ -13,6 +13,7 @@ import (
 )
 
 func TestJobLifecycle(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	m := NewManager()
 	defer m.Close()
 	spec := testSpec(t, "")
@@ -65,6 +66,7 @@ func TestJobLifecycle(t *testing.T) {
 }
 
 func TestJobKillStubborn(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	m := NewManager()
 	defer m.Close()
 	spec := testSpec(t, stubbornScript)
@@ -108,6 +110,7 @@ func (j *Job) allOutput() string {
 }
 
 func TestManagerCloseKillsJobs(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	m := NewManager()
 	var jobs []*Job
 	for range 3 {
@@ -132,6 +135,8 @@ func TestManagerCloseKillsJobs(t *testing.T) {
 	}
 }
 
+// TestKillAll must not run in parallel: KillAll ends every command of the
+// package, those of other tests too.
 func TestKillAll(t *testing.T) {
 	m := NewManager()
 	defer m.Close()
@@ -148,6 +153,7 @@ func TestKillAll(t *testing.T) {
 }
 
 func TestJobLimit(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	m := NewManager()
 	defer m.Close()
 	spec := testSpec(t, "read x < go")

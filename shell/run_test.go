@@ -71,6 +71,7 @@ func TestRunStreams(t *testing.T) {
 }
 
 func TestRunCapsOutput(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	// 200,000 lines of 8 bytes: far more than MaxOutputChars.
 	res, err := Run(context.Background(), testSpec(t, `seq -f '%07g' 1 200000`))
 	if err != nil {
@@ -140,6 +141,7 @@ func groupMembers(t *testing.T, pgid int) []string {
 }
 
 func TestRunTimeoutKillsWholeGroup(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	spec := testSpec(t, stubbornScript)
 	spec.Timeout = 500 * time.Millisecond
 	res, err := Run(context.Background(), spec)
@@ -153,6 +155,7 @@ func TestRunTimeoutKillsWholeGroup(t *testing.T) {
 }
 
 func TestRunCancelKillsGroup(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	spec := testSpec(t, stubbornScript)
 	ctx, cancel := context.WithCancel(context.Background())
 	var once sync.Once
@@ -199,6 +202,7 @@ func assertNoSurvivors(t *testing.T, output string) {
 }
 
 func TestRunNormalExitEndsLeftovers(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	// The shell exits at once; a child that ignores SIGTERM is left behind
 	// and must be ended too.
 	spec := testSpec(t, `(trap '' TERM; exec sleep 1000) > /dev/null 2>&1 & echo $!`)

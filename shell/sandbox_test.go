@@ -35,6 +35,7 @@ func sandboxSpec(t *testing.T, script string) (Spec, string) {
 }
 
 func TestSandboxFilesystem(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	spec, out := sandboxSpec(t, "")
 	spec.Script = fmt.Sprintf(`touch inside.txt && echo inside ok
 touch "$TMPDIR/t" && echo tmp ok
@@ -57,6 +58,7 @@ touch %q/outside.txt || echo outside refused`, out)
 }
 
 func TestSandboxNetwork(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +96,7 @@ func TestSandboxNetwork(t *testing.T) {
 }
 
 func TestSandboxTimeoutKillsEverything(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	spec, _ := sandboxSpec(t, stubbornScript)
 	spec.Timeout = 500 * time.Millisecond
 	res, err := Run(context.Background(), spec)
