@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Error codes of JSON-RPC and LSP.
@@ -144,8 +145,13 @@ type Conn struct {
 	w      io.Writer
 	closer io.Closer
 
-	wmu  sync.Mutex
-	wbuf []byte
+	// Outgoing messages queue here and one goroutine writes them, so that
+	// no sender (the read loop least of all) blocks on a peer that is busy
+	// writing to us.
+	qmu     sync.Mutex
+	queue   [][]byte
+	wake    chan struct{} // signalled when the queue grows
+	written chan struct{} // closed when the writer has ended
 
 	seq     atomic.Int64
 	pmu     sync.Mutex
@@ -157,12 +163,59 @@ type Conn struct {
 
 // NewConn makes a connection reading r and writing w; Close closes c (may be nil).
 func NewConn(r io.Reader, w io.Writer, c io.Closer) *Conn {
-	return &Conn{
+	conn := &Conn{
 		r:       bufio.NewReaderSize(r, 64<<10),
 		w:       w,
 		closer:  c,
 		pending: make(map[string]chan *Message),
 		done:    make(chan struct{}),
+		wake:    make(chan struct{}, 1),
+		written: make(chan struct{}),
+	}
+	go conn.writer()
+	return conn
+}
+
+// writer writes queued messages in order until the connection is closed
+// and the queue is empty, then closes the stream.
+func (c *Conn) writer() {
+	defer close(c.written)
+	defer func() {
+		if c.closer != nil {
+			c.closer.Close()
+		}
+	}()
+	var buf []byte
+	for {
+		c.qmu.Lock()
+		batch := c.queue
+		c.queue = nil
+		c.qmu.Unlock()
+		if len(batch) == 0 {
+			select {
+			case <-c.wake:
+				continue
+			case <-c.done:
+				c.qmu.Lock()
+				n := len(c.queue)
+				c.qmu.Unlock()
+				if n == 0 {
+					return
+				}
+				continue
+			}
+		}
+		buf = buf[:0]
+		for _, body := range batch {
+			buf = AppendFrame(buf, body)
+		}
+		if _, err := c.w.Write(buf); err != nil {
+			c.closeOnce.Do(func() { close(c.done) })
+			return
+		}
+		if cap(buf) > 1<<20 {
+			buf = nil
+		}
 	}
 }
 
@@ -207,36 +260,49 @@ func (c *Conn) Run(handle func(*Message)) error {
 	}
 }
 
-// Close closes the connection; pending calls fail with ErrClosed.
+// CloseTimeout bounds how long Close waits for queued messages to be
+// written before it closes the stream under the writer.
+var CloseTimeout = 2 * time.Second
+
+// Close closes the connection: pending calls fail with ErrClosed, messages
+// already queued are written (for at most CloseTimeout), then the stream is
+// closed.
 func (c *Conn) Close() error {
-	var err error
-	c.closeOnce.Do(func() {
-		close(c.done)
+	c.closeOnce.Do(func() { close(c.done) })
+	t := time.NewTimer(CloseTimeout)
+	defer t.Stop()
+	select {
+	case <-c.written:
+	case <-t.C:
 		if c.closer != nil {
-			err = c.closer.Close()
+			c.closer.Close()
 		}
-	})
-	return err
+		<-c.written
+	}
+	return nil
 }
 
 // Done is closed when the connection is closed.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
 func (c *Conn) writeBody(body []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
 	select {
 	case <-c.done:
 		return ErrClosed
 	default:
 	}
-	c.wbuf = AppendFrame(c.wbuf[:0], body)
-	_, err := c.w.Write(c.wbuf)
-	if cap(c.wbuf) > 1<<20 {
-		c.wbuf = nil
+	c.qmu.Lock()
+	c.queue = append(c.queue, body)
+	c.qmu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
 	}
-	return err
+	return nil
 }
+
+// WriteRaw sends body as one framed message without looking at it.
+func (c *Conn) WriteRaw(body []byte) error { return c.writeBody(body) }
 
 // Marshal encodes v; a json.RawMessage or []byte is used as is.
 func Marshal(v any) (json.RawMessage, error) {
@@ -301,11 +367,16 @@ func (c *Conn) Notify(method string, params any) error {
 // Call sends a request and waits for its response, the context, or the
 // connection to close. result may be nil; an error response is an *Error.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	return c.CallID(ctx, strconv.AppendInt(nil, c.seq.Add(1), 10), method, params, result)
+}
+
+// CallID is Call with the caller's id (raw JSON: a number or a string),
+// which must not be in use.
+func (c *Conn) CallID(ctx context.Context, id json.RawMessage, method string, params, result any) error {
 	pb, err := Marshal(params)
 	if err != nil {
 		return fmt.Errorf("encoding %s params: %w", method, err)
 	}
-	id := strconv.AppendInt(nil, c.seq.Add(1), 10)
 	key := IDKey(id)
 	ch := make(chan *Message, 1)
 	c.pmu.Lock()
