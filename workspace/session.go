@@ -91,9 +91,11 @@ func lookupSetting(obj json.RawMessage, key string) (json.RawMessage, bool) {
 }
 
 // Attach returns the session's object for key, calling create the first
-// time (a shell job manager, a code index). Objects that implement
-// io.Closer are closed by Close, newest first. After Close, Attach still
-// returns a fresh object but does not keep it.
+// time (a shell job manager, a code index); create runs under the
+// session's lock and must not call Attach. Objects that implement
+// io.Closer are closed by Close, newest first. After Close, Attach returns
+// a fresh object that it has already closed, so nothing outlives the
+// session.
 func (s *Session) Attach(key any, create func() any) any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -102,6 +104,9 @@ func (s *Session) Attach(key any, create func() any) any {
 	}
 	v := create()
 	if s.closed {
+		if c, ok := v.(io.Closer); ok {
+			c.Close()
+		}
 		return v
 	}
 	if s.attached == nil {

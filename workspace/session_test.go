@@ -53,6 +53,10 @@ func TestSession(t *testing.T) {
 	if err := s.Close(); err != nil || len(closed) != 2 {
 		t.Errorf("second Close: %v, %v", err, closed)
 	}
+	s.Attach("late", func() any { return closer{"late", &closed} })
+	if len(closed) != 3 || closed[2] != "late" {
+		t.Errorf("an attachment made after Close must be closed at once: %v", closed)
+	}
 }
 
 func TestSessionContext(t *testing.T) {
