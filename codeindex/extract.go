@@ -114,7 +114,7 @@ func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path
 				d.container = string(src[c.Node.StartByte():c.Node.EndByte()])
 			}
 		}
-		if !named || def == nil || d.name == "" || d.name == "_" {
+		if !named || def == nil || d.name == "" {
 			continue
 		}
 		d.pattern = m.PatternIndex
