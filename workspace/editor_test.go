@@ -211,3 +211,61 @@ func TestDiskEditorDelete(t *testing.T) {
 		t.Error(".git touched")
 	}
 }
+
+// TestDiskEditorRefusesEscapes sends every escape of confineWS to each
+// DiskEditor operation and checks that nothing outside the root changed.
+func TestDiskEditorRefusesEscapes(t *testing.T) {
+	w, dir := confineWS(t)
+	snapshot := func() map[string]string {
+		m := map[string]string{}
+		for _, d := range []string{"outside", "src-evil"} {
+			filepath.WalkDir(filepath.Join(dir, d), func(p string, e fs.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					data, _ := os.ReadFile(p)
+					m[p] = string(data)
+				} else if err == nil {
+					m[p] = "dir"
+				}
+				return nil
+			})
+		}
+		return m
+	}
+	before := snapshot()
+	ed := DiskEditor{WS: w}
+	ctx := context.Background()
+	escapes := []string{
+		"../outside/secret.txt", filepath.Join(dir, "outside", "secret.txt"), "../src-evil/secret.txt",
+		filepath.Join(dir, "src-evil", "new.txt"), "file-link", "dir-link/secret.txt", "dir-link/new.txt",
+		"chain1/secret.txt", "chain1/new.txt", "dangling-out", "evil-link/secret.txt", "evil-link/new.txt",
+	}
+	for _, p := range escapes {
+		if _, err := ed.Write(ctx, WriteRequest{Abs: p, Text: "pwned", Create: true, Version: -1}); err == nil {
+			t.Errorf("Write(%s) accepted", p)
+		}
+		if _, err := ed.Delete(ctx, p, true); err == nil {
+			t.Errorf("Delete(%s) accepted", p)
+		}
+		if _, err := ed.Rename(ctx, p, "stolen.txt", true); err == nil {
+			t.Errorf("Rename(%s, inside) accepted", p)
+		}
+		if _, err := ed.Rename(ctx, "main.go", p, true); err == nil {
+			t.Errorf("Rename(inside, %s) accepted", p)
+		}
+	}
+	if err := AtomicWrite(filepath.Join(w.Root(), "ok.txt"), []byte("x"), 0); err != nil {
+		t.Fatal(err)
+	}
+	after := snapshot()
+	if len(after) != len(before) {
+		t.Errorf("outside changed: %d entries before, %d after", len(before), len(after))
+	}
+	for p, v := range before {
+		if after[p] != v {
+			t.Errorf("outside changed: %s", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(w.Root(), "main.go")); err != nil {
+		t.Errorf("main.go moved by a refused rename: %v", err)
+	}
+}

@@ -45,6 +45,8 @@ func (e WalkEntry) Name() string {
 // opts.Hidden, never visits .git and never follows symlinks. The rules of
 // the ignore files above dir apply; dir itself is walked even when it is
 // ignored or hidden (the caller asked for it by name, as with rg PATH).
+// Walk lists what is on disk: a buffer whose file was never saved is only
+// in Buffers.
 //
 // fn may return fs.SkipDir for a directory to skip its contents (for a file
 // it is ignored), fs.SkipAll to end the walk early (Walk returns nil), or
