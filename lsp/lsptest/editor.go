@@ -9,6 +9,7 @@ package lsptest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -371,6 +372,18 @@ func (e *Editor) WaitFor(what string, cond func() bool) {
 		case <-deadline.C:
 			e.t.Fatalf("timed out waiting for %s", what)
 		}
+	}
+}
+
+// Sync waits until the server has handled every message sent before it: it
+// sends a request the server does not know, whose error answer comes from
+// the server's read loop after the earlier notifications were applied.
+func (e *Editor) Sync() {
+	e.t.Helper()
+	err := e.Call("lsptest/sync", nil, nil)
+	var we *wire.Error
+	if !errors.As(err, &we) {
+		e.t.Fatalf("sync: %v", err)
 	}
 }
 

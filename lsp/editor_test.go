@@ -1,0 +1,203 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/agentls/agentls/lsp"
+	"github.com/agentls/agentls/lsp/lsptest"
+)
+
+// lastApplyEdit decodes the most recent workspace/applyEdit the editor got.
+func lastApplyEdit(t *testing.T, s *session) map[string]any {
+	t.Helper()
+	reqs := s.Received("workspace/applyEdit")
+	if len(reqs) == 0 {
+		t.Fatal("no workspace/applyEdit was sent")
+	}
+	var p map[string]any
+	json.Unmarshal(reqs[len(reqs)-1].Params, &p)
+	return p
+}
+
+func TestEditCleanBufferIsSaved(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"a.go": "package a\n\nfunc Old() {}\n"})
+	s.Initialize(nil, nil, s.root)
+	a := s.path("a.go")
+	s.Open(a, "package a\n\nfunc Old() {}\n")
+	s.CallTool("read_file", map[string]any{"path": "a.go"})
+	r := s.CallTool("edit_file", map[string]any{"path": "a.go", "old_string": "Old", "new_string": "New"})
+	if r.IsError {
+		t.Fatalf("edit_file: %s", r.Content)
+	}
+	p := lastApplyEdit(t, s)
+	dc := p["edit"].(map[string]any)["documentChanges"].([]any)[0].(map[string]any)
+	if v := dc["textDocument"].(map[string]any)["version"]; v != float64(1) {
+		t.Errorf("applyEdit version = %v, want 1", v)
+	}
+	edits := dc["edits"].([]any)
+	if len(edits) != 1 || edits[0].(map[string]any)["newText"] != "New" {
+		t.Errorf("edits = %v, want one minimal edit inserting New", edits)
+	}
+	if text, v, _ := s.Text(a); text != "package a\n\nfunc New() {}\n" || v != 2 {
+		t.Errorf("editor buffer = %q v%d", text, v)
+	}
+	if got := s.disk("a.go"); got != "package a\n\nfunc New() {}\n" {
+		t.Errorf("disk = %q: a clean buffer is saved after the edit", got)
+	}
+	if len(s.Received("agentls/saveDocument")) != 1 {
+		t.Errorf("saveDocument requests: %d", len(s.Received("agentls/saveDocument")))
+	}
+	// The next read sees the edit.
+	r = s.CallTool("read_file", map[string]any{"path": "a.go"})
+	mustContain(t, "read_file", r.Content, "func New()")
+}
+
+func TestEditDirtyBufferIsNotSaved(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"a.txt": "disk text\n"})
+	s.Initialize(nil, nil, s.root)
+	a := s.path("a.txt")
+	s.Open(a, "unsaved text 中文\r\nsecond\r\n")
+	r := s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	mustContain(t, "read_file", r.Content, "unsaved text")
+	r = s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "second", "new_string": "2nd\nthird"})
+	if r.IsError {
+		t.Fatalf("edit_file: %s", r.Content)
+	}
+	mustContain(t, "result", r.Content, "not on disk")
+	if text, _, _ := s.Text(a); text != "unsaved text 中文\r\n2nd\r\nthird\r\n" {
+		t.Errorf("buffer = %q (line endings of the buffer kept)", text)
+	}
+	if got := s.disk("a.txt"); got != "disk text\n" {
+		t.Errorf("disk = %q: a dirty buffer must not be saved", got)
+	}
+	if n := len(s.Received("agentls/saveDocument")); n != 0 {
+		t.Errorf("saveDocument sent %d times for a dirty buffer", n)
+	}
+}
+
+func TestEditWithoutDocumentChangesOrSave(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"a.txt": "one\n"})
+	caps := lsptest.VSCodeCapabilities()
+	caps["workspace"].(map[string]any)["workspaceEdit"] = map[string]any{}
+	delete(caps, "experimental")
+	s.Initialize(caps, nil, s.root)
+	a := s.path("a.txt")
+	s.Open(a, "one\n")
+	s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	s.ReplyBeforeChange = true
+	r := s.CallTool("write_file", map[string]any{"path": "a.txt", "content": "two\n"})
+	if r.IsError {
+		t.Fatalf("write_file: %s", r.Content)
+	}
+	mustContain(t, "result", r.Content, "not saved")
+	p := lastApplyEdit(t, s)
+	if _, ok := p["edit"].(map[string]any)["changes"]; !ok {
+		t.Errorf("applyEdit without documentChanges support: %v", p)
+	}
+	if text, _, _ := s.Text(a); text != "two\n" {
+		t.Errorf("buffer = %q", text)
+	}
+	if s.disk("a.txt") != "one\n" {
+		t.Errorf("disk changed without saveDocument")
+	}
+}
+
+func TestStaleEditRefused(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"a.txt": "alpha\n"})
+	s.Initialize(nil, nil, s.root)
+	a := s.path("a.txt")
+	s.Open(a, "alpha\n")
+	s.CallTool("read_file", map[string]any{"path": "a.txt"})
+
+	// The editor refuses (its buffer moved on).
+	s.RefuseEdits = true
+	r := s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "alpha", "new_string": "beta"})
+	if !r.IsError {
+		t.Fatalf("refused edit: %+v", r)
+	}
+	mustContain(t, "result", r.Content, "read it again")
+	s.RefuseEdits = false
+
+	// The user typed after the agent read the file.
+	s.Edit(a, lsptest.TextEdit{Range: rng(0, 0, 0, 0), NewText: "x"})
+	r = s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "alpha", "new_string": "beta"})
+	if !r.IsError {
+		t.Fatalf("edit after the user typed: %+v", r)
+	}
+	if text, _, _ := s.Text(a); text != "xalpha\n" {
+		t.Errorf("buffer = %q, want the user's text untouched", text)
+	}
+}
+
+func TestEditTimesOutWithoutDidChange(t *testing.T) {
+	s := start(t, lsp.Options{ApplyEditTimeout: 1}, map[string]string{"a.txt": "alpha\n"})
+	s.Initialize(nil, nil, s.root)
+	a := s.path("a.txt")
+	s.Open(a, "alpha\n")
+	s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	s.IgnoreEdits = true
+	r := s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "alpha", "new_string": "beta"})
+	if !r.IsError {
+		t.Fatalf("edit without a didChange: %+v", r)
+	}
+}
+
+func TestClosedFileEditedOnDisk(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"b.txt": "one\r\ntwo\r\n"})
+	s.Initialize(nil, nil, s.root)
+	s.CallTool("read_file", map[string]any{"path": "b.txt"})
+	r := s.CallTool("edit_file", map[string]any{"path": "b.txt", "old_string": "two", "new_string": "three"})
+	if r.IsError {
+		t.Fatalf("edit_file: %s", r.Content)
+	}
+	if got := s.disk("b.txt"); got != "one\r\nthree\r\n" {
+		t.Errorf("disk = %q", got)
+	}
+	if n := len(s.Received("workspace/applyEdit")); n != 0 {
+		t.Errorf("applyEdit sent for a closed file")
+	}
+}
+
+func TestPathEscapeRefused(t *testing.T) {
+	s := start(t, lsp.Options{}, nil)
+	s.Initialize(nil, nil, s.root)
+	for _, p := range []string{"../outside.txt", "/etc/passwd"} {
+		r := s.CallTool("read_file", map[string]any{"path": p})
+		if !r.IsError {
+			t.Errorf("read_file %s: %+v", p, r)
+		}
+	}
+	r := s.CallTool("write_file", map[string]any{"path": "../x.txt", "content": "x"})
+	if !r.IsError {
+		t.Errorf("write_file outside: %+v", r)
+	}
+}
+
+func TestRenameAndDeleteOpenFile(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	s.Initialize(nil, nil, s.root)
+	s.Open(s.path("a.txt"), "a\n")
+	s.Open(s.path("b.txt"), "b\n")
+	r := s.CallTool("move_file", map[string]any{"source": "a.txt", "destination": "sub/c.txt"})
+	if r.IsError {
+		t.Fatalf("move_file: %s", r.Content)
+	}
+	if _, _, ok := s.Text(s.path("sub/c.txt")); !ok {
+		t.Errorf("the buffer did not follow the move")
+	}
+	if _, err := os.Stat(s.path("sub/c.txt")); err != nil {
+		t.Errorf("moved file: %v", err)
+	}
+	r = s.CallTool("delete_file", map[string]any{"path": "b.txt"})
+	if r.IsError {
+		t.Fatalf("delete_file: %s", r.Content)
+	}
+	if _, _, ok := s.Text(s.path("b.txt")); ok {
+		t.Errorf("the deleted file's buffer is still open")
+	}
+	if _, err := os.Stat(s.path("b.txt")); !os.IsNotExist(err) {
+		t.Errorf("b.txt still exists: %v", err)
+	}
+}
