@@ -352,7 +352,7 @@ func (w *walker) call(c *syntax.CallExpr, fn string, redirs []Redirect, nested [
 	// commands stay in source order.
 	w.a.Commands = append(w.a.Commands, cm)
 	self := len(w.a.Commands) - 1
-	if script, ok := nestedScript(cm.Args); ok && w.depth < maxNestedDepth {
+	if script, ok := nestedScriptOf(cm.Args); ok && w.depth < maxNestedDepth {
 		if f, err := parse(script); err == nil {
 			inner := walker{a: w.a, src: script, depth: w.depth + 1}
 			first := len(w.a.Commands)
@@ -363,6 +363,17 @@ func (w *walker) call(c *syntax.CallExpr, fn string, redirs []Redirect, nested [
 		}
 	}
 	w.a.Commands[self].Nested = nested
+}
+
+// nestedScriptOf finds the literal script a command runs, through wrappers
+// (`timeout 5 bash -c '…'`, `xargs sh -c '…'`).
+func nestedScriptOf(args []Word) (string, bool) {
+	for _, lv := range levels(args) {
+		if script, ok := nestedScript(lv); ok {
+			return script, true
+		}
+	}
+	return "", false
 }
 
 // nestedScript returns the literal script a command runs as shell code:

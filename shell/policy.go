@@ -57,7 +57,7 @@ type Decision struct {
 // Error is the refusal message for the model: what matched, which rule, and
 // for daemonising, what to do instead.
 func (d Decision) Error() string {
-	return fmt.Sprintf("command refused by rule %s: %s", d.Rule, d.Detail)
+	return fmt.Sprintf("command refused (rule: %s): %s", d.Rule, d.Detail)
 }
 
 // Decide applies the policy to a: deny rules win (the built-in ones and
