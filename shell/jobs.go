@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Limits of background jobs.
@@ -254,6 +255,12 @@ func (j *Job) Read(filter *regexp.Regexp) Report {
 		lin = append(append(buf[:0:0], j.ring[j.ringEnd:]...), j.ring[:j.ringEnd]...)
 	}
 	buf = append(buf, lin[from-start:]...)
+	if rep.Dropped > 0 {
+		// The ring's oldest byte may sit inside a UTF-8 sequence.
+		for len(buf) > 0 && !utf8.RuneStart(buf[0]) {
+			buf = buf[1:]
+		}
+	}
 	j.read = j.written
 	text := string(buf)
 	if filter != nil {

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -216,5 +217,36 @@ func TestRunNormalExitEndsLeftovers(t *testing.T) {
 	pid := strings.TrimSpace(res.Output)
 	if stat, err := os.ReadFile("/proc/" + pid + "/stat"); err == nil {
 		t.Errorf("leftover %s survives: %s", pid, stat)
+	}
+}
+
+// TestCaptureMatchesCapText writes texts in uneven chunks: the streaming
+// capture must show exactly what capText shows for the whole text.
+func TestCaptureMatchesCapText(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, size := range []int{0, 10, 99, 100, 101, 250, 401, 5000} {
+		var sb strings.Builder
+		for sb.Len() < size {
+			switch r.IntN(4) {
+			case 0:
+				sb.WriteString("\n")
+			case 1:
+				sb.WriteString("é")
+			case 2:
+				sb.WriteString("世")
+			default:
+				sb.WriteString("abc")
+			}
+		}
+		s := sb.String()
+		c := newCapture(100)
+		for rest := []byte(s); len(rest) > 0; {
+			n := min(1+r.IntN(70), len(rest))
+			c.Write(rest[:n])
+			rest = rest[n:]
+		}
+		if got, want := c.String(), capText(s, 100); got != want {
+			t.Errorf("size %d:\n got %q\nwant %q", size, got, want)
+		}
 	}
 }
