@@ -77,11 +77,11 @@ func (deleteFile) Execute(ctx context.Context, args json.RawMessage) (string, er
 	}
 
 	if !a.Recursive {
-		n := "some"
+		n := "some entries"
 		if ents, err := os.ReadDir(abs); err == nil {
-			n = fmt.Sprint(len(ents))
+			n = plural(len(ents), "entry")
 		}
-		return "", fmt.Errorf("%s is a directory with %s entries; pass recursive: true to delete it and everything in it", rel, n)
+		return "", fmt.Errorf("%s is a directory with %s; pass recursive: true to delete it and everything in it", rel, n)
 	}
 	// Count what goes, and refuse to take a git repository (a submodule or a
 	// nested clone) with it: its history may exist nowhere else.

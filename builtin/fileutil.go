@@ -63,10 +63,7 @@ func changeFile(ctx context.Context, s *workspace.Session, abs string, change fu
 // editRequest is the write of text over prev, keeping prev's encoding, line
 // endings and mode, and the buffer version it was computed against.
 func editRequest(prev *workspace.File, text string) workspace.WriteRequest {
-	req := workspace.WriteRequest{Abs: prev.Abs, Text: text, Format: prev.Format, Mode: prev.Mode.Perm(), Version: -1}
-	if req.Mode == 0 {
-		req.Mode = 0o644
-	}
+	req := workspace.WriteRequest{Abs: prev.Abs, Text: text, Format: prev.Format, Mode: prev.Mode, Version: -1}
 	if prev.FromBuffer {
 		req.Version = prev.Version
 	}
@@ -119,10 +116,13 @@ func countLines(text string) int {
 	return n
 }
 
-// plural is "1 line", "2 lines".
+// plural is "1 line", "2 lines", "3 entries".
 func plural(n int, word string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return fmt.Sprintf("%d %s", n, word)
+	case strings.HasSuffix(word, "y"):
+		return fmt.Sprintf("%d %sies", n, word[:len(word)-1])
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }

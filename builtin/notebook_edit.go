@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/workspace"
@@ -93,5 +94,14 @@ func (notebookEdit) Execute(ctx context.Context, args json.RawMessage) (string, 
 		}
 	}
 	label := fmt.Sprintf("%s cell %d", rel, r.Index)
-	return report(summary, shortDiff(label, r.OldSource, r.NewSource, maxDiffLines), res.Note), nil
+	return report(summary, shortDiff(label, endLine(r.OldSource), endLine(r.NewSource), maxDiffLines), res.Note), nil
+}
+
+// endLine ends a cell's source with a newline, as cells usually are not, so
+// that their diff is not strewn with "No newline at end of file".
+func endLine(src string) string {
+	if src == "" || strings.HasSuffix(src, "\n") {
+		return src
+	}
+	return src + "\n"
 }

@@ -17,9 +17,7 @@ func TestNotebookEdit(t *testing.T) {
 @@ -1,2 +1 @@
 -x = 1
 -print(x + 1)
-\ No newline at end of file
-+print(42)
-\ No newline at end of file`
++print(42)`
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}

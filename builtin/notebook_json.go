@@ -7,7 +7,7 @@ package builtin
 
 import (
 	"bytes"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -530,7 +530,7 @@ func (nb *notebook) insert(idx int, e nbEdit) (nbResult, error) {
 		keys, vals = append(keys, "execution_count"), append(vals, "null")
 	}
 	if nb.minor >= 5 || slices.ContainsFunc(nb.cells, func(c nbCell) bool { return c.id != "" }) {
-		res.ID = nb.newID()
+		res.ID = nb.newID(src)
 		keys, vals = append(keys, "id"), append(vals, jsonString(res.ID))
 	}
 	keys, vals = append(keys, "metadata"), append(vals, "{}")
@@ -586,12 +586,13 @@ func (nb *notebook) delete(idx int) (nbResult, error) {
 	return res, nil
 }
 
-// newID returns a cell id, 8 hex digits like Jupyter's, unused in nb.
-func (nb *notebook) newID() string {
-	for {
-		var b [4]byte
-		_, _ = rand.Read(b[:])
-		id := hex.EncodeToString(b[:])
+// newID returns a cell id of 8 hex digits, like Jupyter's, unused in nb.
+// It is derived from the notebook and the new cell's source rather than
+// drawn at random, so that the same edit always gives the same file.
+func (nb *notebook) newID(src string) string {
+	for n := 0; ; n++ {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%s\x00%s", n, src, nb.text)))
+		id := hex.EncodeToString(sum[:4])
 		if !slices.ContainsFunc(nb.cells, func(c nbCell) bool { return c.id == id }) {
 			return id
 		}
