@@ -239,6 +239,7 @@ func (s *Server) applySettings(f *Folder, st settings) {
 	}
 	f.settings.Store(&st)
 	setSessionSettings(f.Session, st.Raw)
+	s.conn.Notify("window/logMessage", map[string]any{"type": 4, "message": "agentls: settings applied to " + f.URI})
 }
 
 // setSessionSettings hands the raw settings object to the session's tools.
