@@ -2,6 +2,7 @@ package codeindex
 
 import (
 	"context"
+	"github.com/agentls/agentls/workspace"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,6 +40,31 @@ func BenchmarkSkeleton(b *testing.B) {
 			t, _ := x.parse(context.Background(), l, src, nil, true)
 			x.definitions(l, t, src, "x.go")
 			t.Close()
+		}
+	}
+}
+
+// goroot returns an index of Go's source tree, cached under the temporary
+// directory between runs.
+func goroot(b *testing.B) *Index {
+	ws, err := workspace.New(filepath.Join(runtime.GOROOT(), "src"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix := New(ws, Options{CacheDir: filepath.Join(os.TempDir(), "agentls-bench-cache")})
+	b.Cleanup(func() { ix.Close() })
+	if err := ix.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return ix
+}
+
+func BenchmarkSearchGOROOT(b *testing.B) {
+	ix := goroot(b)
+	words := []string{"Reader", "NewReader", "ServeHTTP", "parse", "Lookup", "encodeState", "Marshal", "wr", "fmtInt", "Context"}
+	for b.Loop() {
+		for _, w := range words {
+			ix.Search(SearchQuery{Query: w, Limit: 20})
 		}
 	}
 }

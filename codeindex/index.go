@@ -60,6 +60,15 @@ type Index struct {
 	mu      sync.RWMutex
 	files   map[string]*fileEntry // by path relative to the root
 	names   map[string]*nameEntry // definition name → files that define it
+	// The names again, for fast scans (search): blob holds each name in
+	// lower case followed by '\n', starts[i] the offset of entries[i].
+	// Entries stay when their last symbol goes (a keystroke that deletes
+	// and retypes a name then costs nothing here); when such empty entries
+	// are most of the table it is rebuilt.
+	blob    []byte
+	starts  []int32
+	entries []*nameEntry
+	empty   int
 	nsyms   int
 	skipped map[string]bool // paths skipped as too large, minified or binary
 	state   State
@@ -93,8 +102,8 @@ type fileEntry struct {
 }
 
 type nameEntry struct {
-	lower string
-	syms  []symRef
+	name, lower string
+	syms        []symRef
 }
 
 // symRef is one symbol of a file entry.
@@ -230,13 +239,19 @@ func (ix *Index) setFileLocked(rel string, e *fileEntry) {
 			if ne == nil {
 				continue
 			}
+			if len(ne.syms) == 0 {
+				continue // a repeated name, already done
+			}
 			ne.syms = slices.DeleteFunc(ne.syms, func(r symRef) bool { return r.f == old })
 			if len(ne.syms) == 0 {
-				delete(ix.names, s.Name)
+				ix.empty++
 			}
 		}
 		ix.nsyms -= len(old.syms)
 		delete(ix.files, rel)
+		if ix.empty > 4096 && ix.empty > len(ix.entries)/2 {
+			ix.compactNames()
+		}
 	}
 	ix.gen++
 	if e == nil {
@@ -247,11 +262,44 @@ func (ix *Index) setFileLocked(rel string, e *fileEntry) {
 	for i, s := range e.syms {
 		ne := ix.names[s.Name]
 		if ne == nil {
-			ne = &nameEntry{lower: strings.ToLower(s.Name)}
+			ne = &nameEntry{name: s.Name, lower: lowerASCII(s.Name)}
 			ix.names[s.Name] = ne
+			ix.addEntry(ne)
+		} else if len(ne.syms) == 0 {
+			ix.empty--
 		}
 		ne.syms = append(ne.syms, symRef{e, int32(i)})
 	}
+}
+
+func (ix *Index) addEntry(ne *nameEntry) {
+	ix.starts = append(ix.starts, int32(len(ix.blob)))
+	ix.blob = append(append(ix.blob, ne.lower...), '\n')
+	ix.entries = append(ix.entries, ne)
+}
+
+// compactNames drops the names that have no symbol left.
+func (ix *Index) compactNames() {
+	entries := ix.entries
+	ix.blob, ix.starts, ix.entries, ix.empty = nil, nil, nil, 0
+	for _, ne := range entries {
+		if len(ne.syms) == 0 {
+			delete(ix.names, ne.name)
+			continue
+		}
+		ix.addEntry(ne)
+	}
+}
+
+// lowerASCII is strings.ToLower without an allocation for names that are
+// already lower case.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return strings.ToLower(s)
+		}
+	}
+	return s
 }
 
 type job struct {
@@ -339,8 +387,11 @@ func (ix *Index) build(ctx context.Context) error {
 	if progress != nil {
 		progress(int(done.Load()), int(found.Load()), true)
 	}
-	if len(cached) != int(found.Load()) {
-		changed.Store(true) // files gone since the cache was written
+	for rel := range cached {
+		if !seen[rel] {
+			changed.Store(true) // a file gone since the cache was written
+			break
+		}
 	}
 	if !ix.opts.NoCache && changed.Load() {
 		if err := ix.saveCache(); err != nil {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Tier says how a search query matched a name, best first.
@@ -37,64 +39,110 @@ type Match struct {
 
 // Search finds definitions whose names match q.Query: exact, then
 // case-insensitive exact, prefix, substring and fuzzy (the query's letters
-// in order) matches; within a tier, types and functions before fields and
-// variables, shorter names first.
+// in order) matches; within a tier shorter names first, and for one name
+// types and functions before fields and variables.
 func (ix *Index) Search(q SearchQuery) []Match {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 50
 	}
-	lq := strings.ToLower(q.Query)
+	lq := lowerASCII(q.Query)
 	prefix := pathPrefix(q.Path)
 	type cand struct {
-		name string
+		ne   *nameEntry
 		tier Tier
+	}
+	less := func(a, b cand) int {
+		if a.tier != b.tier {
+			return int(a.tier) - int(b.tier)
+		}
+		if len(a.ne.name) != len(b.ne.name) {
+			return len(a.ne.name) - len(b.ne.name)
+		}
+		return strings.Compare(a.ne.name, b.ne.name)
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	// Keep the best names only: sort and cut whenever the list grows
+	// large.
+	keep := 4*limit + 64
 	var cands []cand
-	for name, ne := range ix.names {
-		t := matchTier(name, ne.lower, q.Query, lq)
-		if t != tierNone {
-			cands = append(cands, cand{name, t})
+	worst := cand{tier: tierNone}
+	nsyms := 0
+	consider := func(ne *nameEntry, t Tier) {
+		if len(ne.syms) == 0 || (prefix != "" || q.Kind != 0) && !slices.ContainsFunc(ne.syms, func(r symRef) bool {
+			s := r.sym()
+			return inPath(s.Path, prefix) && (q.Kind == 0 || s.Kind == q.Kind)
+		}) {
+			return
+		}
+		c := cand{ne, t}
+		if worst.ne != nil && less(c, worst) >= 0 {
+			return
+		}
+		cands = append(cands, c)
+		nsyms += len(ne.syms)
+		if len(cands) >= 4*keep {
+			slices.SortFunc(cands, less)
+			cands = cands[:keep]
+			worst = cands[keep-1]
 		}
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
-		if a.tier != b.tier {
-			return a.tier < b.tier
-		}
-		if len(a.name) != len(b.name) {
-			return len(a.name) < len(b.name)
-		}
-		return a.name < b.name
-	})
-	var out []Match
-	for i := 0; i < len(cands); {
-		// All symbols of the names of one tier, ranked, before the next tier.
-		j := i
-		var group []Match
-		for ; j < len(cands) && cands[j].tier == cands[i].tier; j++ {
-			for _, r := range ix.names[cands[j].name].syms {
-				if s := r.sym(); inPath(s.Path, prefix) && (q.Kind == 0 || s.Kind == q.Kind) {
-					group = append(group, Match{Symbol: *s, Tier: cands[j].tier})
-				}
-			}
-			if len(out)+len(group) >= 4*limit && j+1 < len(cands) && cands[j+1].tier == cands[i].tier && len(cands[j+1].name) > len(cands[j].name) {
-				// Enough candidates: the rest of the tier has longer names, which rank lower.
-				j++
-				for j < len(cands) && cands[j].tier == cands[i].tier {
-					j++
-				}
+	// Exact, prefix and substring matches: one scan of the lower-case names.
+	if lq != "" && !strings.Contains(lq, "\n") {
+		blob := unsafe.String(unsafe.SliceData(ix.blob), len(ix.blob))
+		for off, i := 0, 0; ; {
+			k := strings.Index(blob[off:], lq)
+			if k < 0 {
 				break
 			}
+			hit := off + k
+			// The entry holding hit: the last start <= hit.
+			n := len(ix.starts)
+			base := i
+			i = base + sort.Search(n-base, func(j int) bool { return int(ix.starts[base+j]) > hit }) - 1
+			ne := ix.entries[i]
+			t := TierSubstring
+			if hit == int(ix.starts[i]) {
+				switch {
+				case ne.name == q.Query:
+					t = TierExact
+				case len(ne.lower) == len(lq):
+					t = TierExactFold
+				default:
+					t = TierPrefix
+				}
+			}
+			consider(ne, t)
+			i++
+			if i >= n {
+				break
+			}
+			off = int(ix.starts[i])
 		}
+	}
+	// Fuzzy matches only when the better ones are too few.
+	if nsyms < limit && len(lq) >= 2 {
+		for _, ne := range ix.entries {
+			if !strings.Contains(ne.lower, lq) && fuzzy(ne.lower, lq) {
+				consider(ne, TierFuzzy)
+			}
+		}
+	}
+	slices.SortFunc(cands, less)
+	var out []Match
+	for _, c := range cands {
+		start := len(out)
+		for _, r := range c.ne.syms {
+			if s := r.sym(); inPath(s.Path, prefix) && (q.Kind == 0 || s.Kind == q.Kind) {
+				out = append(out, Match{Symbol: *s, Tier: c.tier})
+			}
+		}
+		group := out[start:]
 		sort.Slice(group, func(a, b int) bool { return matchLess(&group[a], &group[b]) })
-		out = append(out, group...)
 		if len(out) >= limit {
 			return out[:limit]
 		}
-		i = j
 	}
 	return out
 }
@@ -135,22 +183,6 @@ func kindRank(k Kind) int {
 		return 2
 	}
 	return 3
-}
-
-func matchTier(name, lower, q, lq string) Tier {
-	switch {
-	case name == q:
-		return TierExact
-	case lower == lq:
-		return TierExactFold
-	case strings.HasPrefix(lower, lq):
-		return TierPrefix
-	case strings.Contains(lower, lq):
-		return TierSubstring
-	case fuzzy(lower, lq):
-		return TierFuzzy
-	}
-	return tierNone
 }
 
 // fuzzy reports whether the bytes of q appear in s in order.
@@ -200,7 +232,7 @@ func (ix *Index) Definition(name, from string) []Symbol {
 	if len(out) == 0 {
 		lower := strings.ToLower(name)
 		for _, ne := range ix.names {
-			if ne.lower == lower {
+			if ne.lower == lower && len(ne.syms) > 0 {
 				collect(ne)
 			}
 		}

@@ -102,11 +102,21 @@ func run(dir string, runs int) error {
 	}
 	ix.Close()
 	ix = codeindex.New(ws, codeindex.Options{CacheDir: cacheDir})
+	if profile != "" {
+		f, err := os.Create(profile + ".warm")
+		if err != nil {
+			return err
+		}
+		pprof.StartCPUProfile(f)
+	}
 	t0 := time.Now()
 	if err := ix.Build(ctx); err != nil {
 		return err
 	}
 	warm := time.Since(t0)
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
 	defer ix.Close()
 	var cacheSize int64
 	filepath.Walk(cacheDir, func(p string, fi os.FileInfo, err error) error {
@@ -129,8 +139,9 @@ func run(dir string, runs int) error {
 			n := len(lines) / 2
 			edited := slices.Clone(lines)
 			edited[n] = fmt.Sprintf("// edit %d\n", i) + edited[n]
+			next := strings.Join(edited, "")
 			t0 := time.Now()
-			if err := ix.UpdateBuffer(big, int32(i+2), strings.Join(edited, "")); err != nil {
+			if err := ix.UpdateBuffer(big, int32(i+2), next); err != nil {
 				return err
 			}
 			incr = append(incr, time.Since(t0))
