@@ -57,9 +57,9 @@ type Index struct {
 	ws   *workspace.Workspace
 	opts Options
 
-	mu      sync.RWMutex
-	files   map[string]*fileEntry // by path relative to the root
-	names   map[string]*nameEntry // definition name → files that define it
+	mu    sync.RWMutex
+	files map[string]*fileEntry // by path relative to the root
+	names map[string]*nameEntry // definition name → files that define it
 	// The names again, for fast scans (search): blob holds each name in
 	// lower case followed by '\n', starts[i] the offset of entries[i].
 	// Entries stay when their last symbol goes (a keystroke that deletes
