@@ -100,8 +100,7 @@ func (bash) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	}
 
 	spec.Timeout = timeout
-	progress := workspace.ProgressFrom(ctx)
-	spec.Stream = func(b []byte) { progress(string(b)) }
+	spec.Stream = streamProgress(workspace.ProgressFrom(ctx))
 	res, err := shell.Run(ctx, spec)
 	if err != nil {
 		return "", err
@@ -233,4 +232,27 @@ func unsavedNote(s *workspace.Session) string {
 		return ""
 	}
 	return fmt.Sprintf("\nnote: unsaved editor changes in %s were not visible to the command (it saw the files on disk)", strings.Join(dirty, ", "))
+}
+
+// maxStreamed bounds the output sent as progress, so that a command that
+// prints megabytes does not flood the editor; the result still shows its
+// head and tail.
+const maxStreamed = 256 << 10
+
+// streamProgress sends output chunks to progress (each message is the next
+// chunk, not the whole output so far), up to maxStreamed bytes.
+func streamProgress(progress func(string)) func([]byte) {
+	sent := 0
+	return func(b []byte) {
+		switch {
+		case sent > maxStreamed:
+			return
+		case sent+len(b) > maxStreamed:
+			sent = maxStreamed + 1
+			progress("\n[… more output; the result shows its head and tail]\n")
+			return
+		}
+		sent += len(b)
+		progress(string(b))
+	}
 }
