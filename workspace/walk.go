@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -75,7 +74,7 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 	if opts.Parallel > 1 {
 		err = wk.parallel(start)
 	} else {
-		err = wk.sequential(start, true)
+		err = wk.sequential(start, 0)
 	}
 	if errors.Is(err, fs.SkipAll) {
 		err = nil
@@ -84,10 +83,11 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 }
 
 type walker struct {
-	w    *Workspace
-	opts WalkOptions
-	fn   func(WalkEntry) error
-	ctx  context.Context
+	w       *Workspace
+	opts    WalkOptions
+	fn      func(WalkEntry) error
+	ctx     context.Context
+	scratch []*dirScratch // sequential walks: one per depth
 }
 
 type dirJob struct {
@@ -95,25 +95,20 @@ type dirJob struct {
 	lv  *ignoreLevel
 }
 
-// visitDir reads one directory, calls fn for its entries and descend for
-// each subdirectory that fn did not skip. Errors from fn, descend or the
-// context come back as fnError (they end the walk); an error reading the
-// directory comes back as is.
-func (wk *walker) visitDir(j dirJob, sorted bool, descend func(dirJob) error) error {
+// visitDir reads one directory with scratch s, calls fn for its entries
+// and descend for each subdirectory that fn did not skip. Errors from fn,
+// descend or the context come back as fnError (they end the walk); an
+// error reading the directory comes back as is. Per entry it allocates the
+// entry's path and nothing else (plus an lstat unless NoStat).
+func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(dirJob) error) error {
 	if err := wk.ctx.Err(); err != nil {
 		return fnError{err}
 	}
-	f, err := os.Open(j.abs)
-	if err != nil {
-		return err
-	}
-	ents, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil && len(ents) == 0 {
+	if err := readDir(s, j.abs); err != nil {
 		return err
 	}
 	if sorted {
-		slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+		s.sortEnts()
 	}
 	root := wk.w.root
 	prefix := j.abs
@@ -124,8 +119,8 @@ func (wk *walker) visitDir(j dirJob, sorted bool, descend func(dirJob) error) er
 	lv := j.lv
 	if !wk.opts.IncludeIgnored {
 		var gi, ig []byte
-		for _, e := range ents {
-			switch e.Name() {
+		for _, e := range s.ents {
+			switch string(s.name(e)) {
 			case ".gitignore":
 				gi = readIfExists(prefix + ".gitignore")
 			case ".ignore":
@@ -140,23 +135,34 @@ func (wk *walker) visitDir(j dirJob, sorted bool, descend func(dirJob) error) er
 			lv = lv.child(dirRel, gi, ig)
 		}
 	}
-	for _, e := range ents {
-		name := e.Name()
-		if name == ".git" || (!wk.opts.Hidden && name[0] == '.') {
+	for _, e := range s.ents {
+		nb := s.name(e)
+		if nb[0] == '.' && (!wk.opts.Hidden || string(nb) == ".git") {
 			continue
 		}
-		typ := e.Type()
-		isDir := typ.IsDir()
-		abs := prefix + name
+		abs := prefix + string(nb)
+		name := abs[len(prefix):]
 		rel := filepath.ToSlash(abs[relStart:])
+		typ := e.typ
+		var info fs.FileInfo
+		if !e.known { // the file system did not say: ask
+			var err error
+			if info, err = os.Lstat(abs); err != nil {
+				continue // vanished since it was listed
+			}
+			typ = info.Mode().Type()
+		}
+		isDir := typ.IsDir()
 		if lv != nil && lv.ignored(rel, name, isDir) {
 			continue
 		}
 		ent := WalkEntry{Abs: abs, Rel: rel, IsDir: isDir, Mode: typ}
 		if !wk.opts.NoStat {
-			info, err := e.Info()
-			if err != nil {
-				continue // vanished since ReadDir
+			if info == nil {
+				var err error
+				if info, err = os.Lstat(abs); err != nil {
+					continue
+				}
 			}
 			ent.Mode, ent.Size, ent.ModTime = info.Mode(), info.Size(), info.ModTime()
 		}
@@ -166,7 +172,7 @@ func (wk *walker) visitDir(j dirJob, sorted bool, descend func(dirJob) error) er
 			}
 			return fnError{err}
 		}
-		if isDir {
+		if ent.IsDir {
 			if err := descend(dirJob{abs: abs, lv: lv}); err != nil {
 				return err
 			}
@@ -181,16 +187,20 @@ type fnError struct{ err error }
 
 func (e fnError) Error() string { return e.err.Error() }
 
-// sequential walks depth first in lexical order.
-func (wk *walker) sequential(j dirJob, top bool) error {
-	err := wk.visitDir(j, true, func(sub dirJob) error { return wk.sequential(sub, false) })
+// sequential walks depth first in lexical order, with one scratch per
+// depth (a directory's entries stay in use while its children are read).
+func (wk *walker) sequential(j dirJob, depth int) error {
+	for len(wk.scratch) <= depth {
+		wk.scratch = append(wk.scratch, &dirScratch{})
+	}
+	err := wk.visitDir(j, wk.scratch[depth], true, func(sub dirJob) error { return wk.sequential(sub, depth+1) })
 	if fe, ok := err.(fnError); ok {
-		if top {
+		if depth == 0 {
 			return fe.err
 		}
 		return fe
 	}
-	if top {
+	if depth == 0 {
 		return err
 	}
 	return nil // an unreadable subdirectory is skipped
@@ -220,6 +230,7 @@ func (wk *walker) parallel(start dirJob) error {
 	}
 	worker := func() {
 		defer wg.Done()
+		scratch := &dirScratch{}
 		mu.Lock()
 		for {
 			for len(stack) == 0 && busy > 0 && stopErr == nil {
@@ -235,7 +246,7 @@ func (wk *walker) parallel(start dirJob) error {
 			busy++
 			mu.Unlock()
 
-			err := wk.visitDir(j, false, push)
+			err := wk.visitDir(j, scratch, false, push)
 
 			mu.Lock()
 			busy--

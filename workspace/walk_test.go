@@ -403,3 +403,37 @@ func BenchmarkWalkGOROOT(b *testing.B) {
 		})
 	}
 }
+
+// TestReadDirMatchesPortable holds the getdents reader to os.ReadDir.
+func TestReadDirMatchesPortable(t *testing.T) {
+	root := extract(t, "ignore")
+	for i := range 300 { // more than one getdents buffer
+		writeFile(t, filepath.Join(root, "many", fmt.Sprintf("file-with-a-longish-name-%04d.txt", i)), "")
+	}
+	symlink(t, "keep.txt", filepath.Join(root, "link"))
+	for _, dir := range []string{root, filepath.Join(root, "many"), filepath.Join(root, "pkg")} {
+		var fast, slow dirScratch
+		if err := readDir(&fast, dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := readDirPortable(&slow, dir); err != nil {
+			t.Fatal(err)
+		}
+		fast.sortEnts()
+		slow.sortEnts()
+		list := func(s *dirScratch) []string {
+			var out []string
+			for _, e := range s.ents {
+				out = append(out, fmt.Sprintf("%s %v %v", s.name(e), e.typ, e.known))
+			}
+			return out
+		}
+		if a, b := list(&fast), list(&slow); !slices.Equal(a, b) {
+			t.Errorf("%s:\n readDir %q\nportable %q", dir, a, b)
+		}
+	}
+	var s dirScratch
+	if err := readDir(&s, filepath.Join(root, "keep.txt")); err == nil {
+		t.Error("readDir of a file must fail")
+	}
+}
