@@ -165,7 +165,14 @@ func (p *Policy) refusal(a *Analysis) (Decision, bool) {
 					if t.Dynamic {
 						continue // asked about in mustAsk
 					}
-					if abs, ok := p.expand(cwd, t.Text); !ok || !p.inside(abs, name == "rm") {
+					abs, ok := p.expand(cwd, t.Text)
+					if ok && (strings.HasSuffix(t.Text, "/") || strings.HasSuffix(t.Text, "/.")) {
+						// A trailing slash follows a symlink: rm -r link/ empties its target.
+						if r, err := filepath.EvalSymlinks(abs); err == nil {
+							abs = r
+						}
+					}
+					if !ok || !p.inside(abs, name == "rm") {
 						return refuse(name+" outside the workspace", "%q touches %s, outside the workspace %s", c.Text, t.Text, p.Root)
 					}
 				}
@@ -263,6 +270,9 @@ func (p *Policy) inside(abs string, strict bool) bool {
 	for _, root := range []string{p.Root, p.TempDir} {
 		if root == "" {
 			continue
+		}
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			root = r
 		}
 		if abs == root {
 			if !strict {

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -135,5 +137,44 @@ func TestPolicyAllowStar(t *testing.T) {
 	d := (&Policy{Root: "/w", Allow: []string{"*"}}).Decide(a)
 	if d.Verdict != Allow {
 		t.Errorf("allow * gave %v (%s)", d.Verdict, d.Detail)
+	}
+}
+
+func TestPolicySymlinks(t *testing.T) {
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	outside := filepath.Join(dir, "outside")
+	for _, d := range []string{ws, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A link inside the workspace to a directory outside it, and a link to
+	// the workspace itself.
+	if err := os.Symlink(outside, filepath.Join(ws, "out")); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "wslink")
+	if err := os.Symlink(ws, link); err != nil {
+		t.Fatal(err)
+	}
+	p := &Policy{Root: link}
+	for _, tt := range []struct {
+		script  string
+		verdict Verdict
+	}{
+		{"rm -rf out/data", Refuse},  // through the link, outside
+		{"rm -rf out", Ask},          // the link itself is inside
+		{"rm -rf build", Ask},        // inside, the root given through a link
+		{"rm -rf " + ws + "/x", Ask}, // the resolved root
+		{"rm -rf " + outside, Refuse},
+	} {
+		a, err := Analyze(tt.script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := p.Decide(a); d.Verdict != tt.verdict {
+			t.Errorf("Decide(%q) = %v by %s (%s), want %v", tt.script, d.Verdict, d.Rule, d.Detail, tt.verdict)
+		}
 	}
 }
