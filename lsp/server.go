@@ -159,11 +159,18 @@ func New(opts Options) *Server {
 func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.conn = wire.NewConn(r, w, c)
-	stop := context.AfterFunc(s.ctx, func() { s.conn.Close() })
-	defer stop()
-	err := s.conn.Run(s.handle)
-	if err != nil {
-		s.log.Error("connection ended", "err", err)
+	// The read loop runs on its own goroutine so that a cancelled ctx
+	// (SIGTERM) ends Run even when a read of a stream that cannot be
+	// interrupted (a blocking stdin) never returns.
+	loop := make(chan error, 1)
+	go func() { loop <- s.conn.Run(s.handle) }()
+	select {
+	case err := <-loop:
+		if err != nil {
+			s.log.Error("connection ended", "err", err)
+		}
+	case <-s.ctx.Done():
+		s.log.Info("stopped", "reason", context.Cause(s.ctx))
 	}
 	s.cancel()
 	s.conn.Close()

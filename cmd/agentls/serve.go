@@ -1,13 +1,167 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"github.com/agentls/agentls/lsp"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/registry"
+	"github.com/agentls/agentls/shell"
+	"github.com/agentls/agentls/workspace"
 )
 
-// runServe runs the language server. Stub: the lsp engineer replaces this
-// file, keeping the signature.
+const serveSynopsis = "[--stdio] [--log FILE] [--log-level LEVEL]"
+
+const serveHelp = `Runs the agentls language server on stdin/stdout (editors start it this way;
+vscode-languageclient passes --stdio). Nothing but the protocol is written to
+stdout; --log writes a structured log (JSON lines) to FILE, otherwise warnings
+go to stderr. The wire contract is docs/PROTOCOL.md.
+
+While it runs, the session listens on a private Unix socket so that
+"agentls mcp --attach" can use the same buffers and tools.`
+
 func runServe(args []string) int {
-	fmt.Fprintln(os.Stderr, "agentls serve: not built yet")
-	return exitUsage
+	e := &env{ctx: context.Background(), stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	fs := newFlags(e, "serve", serveSynopsis, serveHelp)
+	fs.Bool("stdio", true, "speak LSP on stdin/stdout (the only transport; accepted for vscode-languageclient)")
+	logPath := fs.String("log", "", "write a structured log to `FILE`")
+	level := fs.String("log-level", "info", "log `LEVEL` for --log: debug, info, warn or error")
+	// help is written to stderr: stdout belongs to the protocol.
+	pos, code := parseArgs(&env{ctx: e.ctx, stdin: e.stdin, stdout: os.Stderr, stderr: os.Stderr}, fs, args)
+	if code >= 0 {
+		return code
+	}
+	if len(pos) > 0 {
+		return usageError(e, "serve", serveSynopsis, "unexpected argument %q", pos[0])
+	}
+
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
+		return usageError(e, "serve", serveSynopsis, "--log-level %q: use debug, info, warn or error", *level)
+	}
+	var logger *slog.Logger
+	if *logPath != "" {
+		f, err := os.OpenFile(*logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "agentls serve: --log: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		logger = slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: lvl}))
+	} else {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	att := &attachFolders{log: logger, byRoot: map[string]*lsp.Folder{}}
+	srv := lsp.New(lsp.Options{
+		Logger:     logger,
+		Version:    versionString(),
+		Extensions: []lsp.Extension{att},
+	})
+	code = srv.Run(ctx, os.Stdin, os.Stdout, nopCloser{})
+	att.close()
+	// Background shells of every session were ended with their sessions;
+	// this catches any process still alive (a foreground command of a
+	// cancelled call, a signal during shutdown).
+	shell.KillAll()
+	logger.Info("exit", "status", code)
+	return code
 }
+
+type nopCloser struct{}
+
+func (nopCloser) Close() error { return nil }
+
+// attachFolders publishes the server's folders on the MCP attach socket
+// (agentls mcp --attach): an attached agent runs in the folder's session,
+// with its buffers and its editor.
+type attachFolders struct {
+	log *slog.Logger
+
+	mu     sync.Mutex
+	byRoot map[string]*lsp.Folder
+	ln     *mcp.Listener
+	failed bool
+}
+
+func (a *attachFolders) Capabilities(map[string]any)          {}
+func (a *attachFolders) Commands() map[string]lsp.CommandFunc { return nil }
+func (a *attachFolders) Methods() map[string]lsp.MethodFunc   { return nil }
+
+func (a *attachFolders) FolderOpened(f *lsp.Folder) func() {
+	root := f.WS.Root()
+	a.mu.Lock()
+	a.byRoot[root] = f
+	a.publishLocked()
+	a.mu.Unlock()
+	return func() {
+		a.mu.Lock()
+		delete(a.byRoot, root)
+		a.publishLocked()
+		a.mu.Unlock()
+	}
+}
+
+func (a *attachFolders) publishLocked() {
+	roots := make([]string, 0, len(a.byRoot))
+	for r := range a.byRoot {
+		roots = append(roots, r)
+	}
+	if a.ln == nil {
+		if a.failed || len(roots) == 0 {
+			return
+		}
+		ln, err := mcp.Listen(roots, versionString(), a.resolve, a.log)
+		if err != nil {
+			a.failed = true
+			a.log.Warn("no MCP attach socket", "err", err)
+			return
+		}
+		a.ln = ln
+		return
+	}
+	if err := a.ln.SetFolders(roots); err != nil {
+		a.log.Warn("updating the MCP attach lock", "err", err)
+	}
+}
+
+// resolve picks the innermost folder containing dir.
+func (a *attachFolders) resolve(dir string) (*registry.Registry, *workspace.Session, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var best *lsp.Folder
+	for root, f := range a.byRoot {
+		if f.WS.Contains(dir) || filepath.Clean(dir) == root {
+			if best == nil || len(root) > len(best.WS.Root()) {
+				best = f
+			}
+		}
+	}
+	if best == nil {
+		return nil, nil, fmt.Errorf("no workspace folder of this editor session contains %s", dir)
+	}
+	return best.Registry(), best.Session, nil
+}
+
+func (a *attachFolders) close() {
+	a.mu.Lock()
+	ln := a.ln
+	a.ln = nil
+	a.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
+}
+
+var _ io.Closer = nopCloser{}
