@@ -268,11 +268,11 @@ func (p *process) terminate() {
 			return
 		}
 		syscall.Kill(-p.pgid, syscall.SIGTERM)
-		if waitGroupGone(p.pgid, p.grace) {
+		if p.waitGone(p.grace) {
 			return
 		}
 		syscall.Kill(-p.pgid, syscall.SIGKILL)
-		waitGroupGone(p.pgid, 10*time.Second)
+		p.waitGone(10 * time.Second)
 	})
 }
 
@@ -283,18 +283,42 @@ func groupAlive(pgid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// waitGroupGone polls until the group is empty or d passes.
-func waitGroupGone(pgid int, d time.Duration) bool {
+// waitGone polls until the group is empty or d passes. Members that ended
+// are zombies until their parent reaps them: init, or this process when it
+// is a subreaper (EnableSubreaper), in which case waitGone reaps them.
+func (p *process) waitGone(d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for groupAlive(pgid) {
+	for {
+		p.reapOrphans()
+		if !groupAlive(p.pgid) {
+			return true
+		}
 		if time.Now().After(deadline) {
 			return false
 		}
 		<-tick.C
 	}
-	return true
+}
+
+// reapOrphans reaps the ended members of the group that are children of
+// this process (orphans reparented to it as a subreaper). It does nothing
+// until the leader has been reaped by cmd.Wait, whose status it must not
+// take.
+func (p *process) reapOrphans() {
+	select {
+	case <-p.exited:
+	default:
+		return
+	}
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-p.pgid, &ws, syscall.WNOHANG, nil)
+		if pid <= 0 || err != nil {
+			return
+		}
+	}
 }
 
 // fill copies how the leader ended into res.

@@ -250,3 +250,25 @@ func TestCaptureMatchesCapText(t *testing.T) {
 		}
 	}
 }
+
+// TestSubreaperReapsOrphans: as a subreaper, the test process inherits the
+// killed children of the group; they must be reaped, not left as zombies.
+func TestSubreaperReapsOrphans(t *testing.T) {
+	if err := EnableSubreaper(true); err != nil {
+		t.Skipf("no subreaper here: %v", err)
+	}
+	t.Cleanup(func() { EnableSubreaper(false) })
+	spec := testSpec(t, stubbornScript)
+	spec.Timeout = 300 * time.Millisecond
+	res, err := Run(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut {
+		t.Errorf("result %s", res.Status())
+	}
+	assertNoSurvivors(t, res.Output)
+	if m := groupMembers(t, res.pgid); len(m) > 0 {
+		t.Errorf("left in the group: %v", m)
+	}
+}
