@@ -2,8 +2,68 @@ package codeindex
 
 /*
 #include <stdint.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+// Declarations matching tree-sitter's api.h (the version pinned in go.mod);
+// the definitions come from the go-tree-sitter package linked in.
 typedef struct TSQueryCursor TSQueryCursor;
+typedef struct TSQuery TSQuery;
+typedef struct TSTree TSTree;
+typedef struct { uint32_t row; uint32_t column; } TSPoint;
+typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct { TSNode node; uint32_t index; } TSQueryCapture;
+typedef struct { uint32_t id; uint16_t pattern_index; uint16_t capture_count; const TSQueryCapture *captures; } TSQueryMatch;
+
 void ts_query_cursor_set_max_start_depth(TSQueryCursor *self, uint32_t max_start_depth);
+void ts_query_cursor_exec(TSQueryCursor *self, const TSQuery *query, TSNode node);
+bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
+uint32_t ts_node_start_byte(TSNode self);
+uint32_t ts_node_end_byte(TSNode self);
+TSPoint ts_node_start_point(TSNode self);
+TSPoint ts_node_end_point(TSNode self);
+
+typedef struct {
+	uint32_t match;
+	uint16_t pattern;
+	uint16_t capture;
+	uint32_t start_byte, end_byte;
+	uint32_t start_row, start_col, end_row, end_col;
+} agentls_capture;
+
+// agentls_run runs query q from root and returns every capture of every
+// match, in match order, in one malloc'd array of *count records (the
+// caller frees it): one cgo call per file instead of several per node.
+static agentls_capture *agentls_run(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t *count) {
+	ts_query_cursor_set_max_start_depth(qc, depth);
+	ts_query_cursor_exec(qc, q, *root);
+	size_t cap = 64, n = 0;
+	agentls_capture *out = malloc(cap * sizeof *out);
+	TSQueryMatch m;
+	uint32_t ord = 0;
+	while (out && ts_query_cursor_next_match(qc, &m)) {
+		for (uint16_t i = 0; i < m.capture_count; i++) {
+			if (n == cap) {
+				cap *= 2;
+				agentls_capture *grown = realloc(out, cap * sizeof *out);
+				if (!grown) {
+					free(out);
+					out = NULL;
+					break;
+				}
+				out = grown;
+			}
+			TSNode node = m.captures[i].node;
+			TSPoint s = ts_node_start_point(node), e = ts_node_end_point(node);
+			agentls_capture c = {ord, m.pattern_index, (uint16_t)m.captures[i].index,
+				ts_node_start_byte(node), ts_node_end_byte(node), s.row, s.column, e.row, e.column};
+			out[n++] = c;
+		}
+		ord++;
+	}
+	*count = out ? n : 0;
+	return out;
+}
 */
 import "C"
 
@@ -14,14 +74,51 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// setMaxStartDepth limits the depth at which matches of the next Exec may
-// start; the cursor then skips subtrees no pattern can reach, which makes
-// a top-level-only query cost a fraction of a full walk. The binding does
-// not expose the call, so the C cursor is taken from the first field of
-// sitter.QueryCursor (checked by TestMaxStartDepth).
-func setMaxStartDepth(qc *sitter.QueryCursor, depth uint32) {
-	c := *(**C.TSQueryCursor)(unsafe.Pointer(qc))
-	C.ts_query_cursor_set_max_start_depth(c, C.uint32_t(depth))
+const anyDepth = math.MaxUint32
+
+// capture is one captured node of a query match.
+type capture struct {
+	match   uint32 // ordinal of the match
+	pattern uint16
+	index   uint16 // capture id
+	rng     sitter.Range
 }
 
-const anyDepth = math.MaxUint32
+// runQuery runs q on the tree from its root and returns all captures of
+// all matches in order. Matches start no deeper than depth (the cursor
+// then skips subtrees no pattern can reach, which makes a top-level-only
+// query cost a fraction of a full walk).
+//
+// The binding neither exposes max_start_depth nor a batch call, so the C
+// cursor, query and node are taken from the first field of the binding's
+// structs (QueryCursor.c, Query.c, Node.c); TestLanguages and the recall
+// test check the results.
+func runQuery(qc *sitter.QueryCursor, q *sitter.Query, tree *sitter.Tree, depth uint32, buf []capture) []capture {
+	root := tree.RootNode()
+	cqc := *(**C.TSQueryCursor)(unsafe.Pointer(qc))
+	cq := *(**C.TSQuery)(unsafe.Pointer(q))
+	cnode := *(*C.TSNode)(unsafe.Pointer(root)) // a copy: Node also holds a Go pointer
+	var n C.uint32_t
+	out := C.agentls_run(cqc, cq, &cnode, C.uint32_t(depth), &n)
+	if out == nil {
+		return buf[:0]
+	}
+	defer C.free(unsafe.Pointer(out))
+	recs := unsafe.Slice(out, int(n))
+	buf = buf[:0]
+	for i := range recs {
+		r := &recs[i]
+		buf = append(buf, capture{
+			match:   uint32(r.match),
+			pattern: uint16(r.pattern),
+			index:   uint16(r.capture),
+			rng: sitter.Range{
+				StartByte:  uint32(r.start_byte),
+				EndByte:    uint32(r.end_byte),
+				StartPoint: sitter.Point{Row: uint32(r.start_row), Column: uint32(r.start_col)},
+				EndPoint:   sitter.Point{Row: uint32(r.end_row), Column: uint32(r.end_col)},
+			},
+		})
+	}
+	return buf
+}

@@ -18,6 +18,7 @@ type extractor struct {
 	parsers map[*Language]*sitter.Parser
 	skel    map[*Language]bool // parser currently has included ranges set
 	qc      *sitter.QueryCursor
+	caps    []capture // reused by runQuery
 }
 
 func newExtractor() *extractor {
@@ -86,39 +87,36 @@ func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path
 	if l.maxDepth > 0 {
 		depth = l.maxDepth
 	}
-	setMaxStartDepth(x.qc, depth)
-	x.qc.Exec(l.defs, tree.RootNode())
+	x.caps = runQuery(x.qc, l.defs, tree, depth, x.caps)
 	var raw []rawDef
-	for {
-		m, ok := x.qc.NextMatch()
-		if !ok {
-			break
-		}
+	for i := 0; i < len(x.caps); {
+		m := x.caps[i].match
 		var d rawDef
-		var def *sitter.Node
-		named := false
-		for _, c := range m.Captures {
-			info := l.defInfo[c.Index]
+		named, hasDef := false, false
+		for ; i < len(x.caps) && x.caps[i].match == m; i++ {
+			c := &x.caps[i]
+			d.pattern = c.pattern
+			info := l.defInfo[c.index]
 			switch info.role {
 			case capName:
-				d.nameRng = c.Node.Range()
+				d.nameRng = c.rng
 				d.name = trimName(src, &d.nameRng)
 				named = true
 			case capDef:
 				d.kind = info.kind
-				def = c.Node
+				d.rng = c.rng
+				hasDef = true
 			case capScope:
 				d.scope = true
-				def = c.Node
+				d.rng = c.rng
+				hasDef = true
 			case capContainer:
-				d.container = string(src[c.Node.StartByte():c.Node.EndByte()])
+				d.container = string(src[c.rng.StartByte:c.rng.EndByte])
 			}
 		}
-		if !named || def == nil || d.name == "" {
+		if !named || !hasDef || d.name == "" {
 			continue
 		}
-		d.pattern = m.PatternIndex
-		d.rng = def.Range()
 		d.start, d.end = d.rng.StartByte, d.rng.EndByte
 		raw = append(raw, d)
 	}
@@ -205,22 +203,19 @@ func (x *extractor) references(l *Language, tree *sitter.Tree, src []byte, path,
 	for _, d := range defs {
 		isDef[d.NameRange.Start] = true
 	}
-	setMaxStartDepth(x.qc, anyDepth)
-	x.qc.Exec(l.refs, tree.RootNode())
+	x.caps = runQuery(x.qc, l.refs, tree, anyDepth, x.caps)
 	var refs []Ref
 	seen := make(map[uint32]bool)
-	for {
-		m, ok := x.qc.NextMatch()
-		if !ok {
-			break
-		}
-		var name *sitter.Node
+	for i := 0; i < len(x.caps); {
+		m := x.caps[i].match
+		var name *sitter.Range
 		kind := KindRef
-		for _, c := range m.Captures {
-			info := l.refInfo[c.Index]
+		for ; i < len(x.caps) && x.caps[i].match == m; i++ {
+			c := &x.caps[i]
+			info := l.refInfo[c.index]
 			switch info.role {
 			case capName:
-				name = c.Node
+				name = &c.rng
 			case capRef:
 				kind = info.kind
 				if kind == KindType {
@@ -231,7 +226,7 @@ func (x *extractor) references(l *Language, tree *sitter.Tree, src []byte, path,
 		if name == nil {
 			continue
 		}
-		s, e := name.StartByte(), name.EndByte()
+		s, e := name.StartByte, name.EndByte
 		if want != "" && (int(e-s) != len(want) || string(src[s:e]) != want) {
 			continue
 		}
@@ -239,7 +234,7 @@ func (x *extractor) references(l *Language, tree *sitter.Tree, src []byte, path,
 			continue
 		}
 		seen[s] = true
-		r := toRange(name.Range())
+		r := toRange(*name)
 		if isDef[r.Start] {
 			continue
 		}

@@ -34,9 +34,17 @@ func goSkeleton(src []byte) []sitter.Range {
 			off++
 			continue
 		case c == '/' && off+1 < n && src[off+1] == '/':
+			// A line comment (doc comments are a good part of what is left
+			// outside bodies): leave it out too. The range ends before it
+			// and the next starts at its newline, so no tokens touch.
+			if off > int(from.StartByte) {
+				from.EndByte, from.EndPoint = uint32(off), point(off)
+				ranges = append(ranges, from)
+			}
 			for off < n && src[off] != '\n' {
 				off++
 			}
+			from = sitter.Range{StartByte: uint32(off), StartPoint: point(off)}
 			continue
 		case c == '/' && off+1 < n && src[off+1] == '*':
 			off += 2
