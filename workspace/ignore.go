@@ -168,10 +168,10 @@ func readIfExists(path string) []byte {
 	return data
 }
 
-// rootIgnores builds the levels that apply at the root: the enclosing git
-// repository's info/exclude, the ignore files of directories between the
-// repository's top and the root, and the root's own.
-func (w *Workspace) rootIgnores() *ignoreLevel {
+// aboveRoot builds the levels that apply before the root's own ignore
+// files: the enclosing git repository's info/exclude and the ignore files
+// of the directories between the repository's top and the root.
+func (w *Workspace) aboveRoot() *ignoreLevel {
 	// Find the repository top: the nearest directory at or above the root
 	// holding .git (a directory, or a file for worktrees and submodules).
 	top := ""
@@ -209,12 +209,17 @@ func (w *Workspace) rootIgnores() *ignoreLevel {
 			lv = next
 		}
 	}
-	return lv.child("", readIfExists(filepath.Join(w.root, ".gitignore")), readIfExists(filepath.Join(w.root, ".ignore")))
+	return lv
 }
 
-// relAbove is the '/'-separated path from dir down to root, with a trailing
-// slash ("" when they are the same; then a sentinel "./" is not needed
-// because levels at the root use base 0).
+// dirLevel adds the ignore files of directory abs (dirRel relative to the
+// root, "" for the root) to lv.
+func dirLevel(lv *ignoreLevel, abs, dirRel string) *ignoreLevel {
+	return lv.child(dirRel, readIfExists(filepath.Join(abs, ".gitignore")), readIfExists(filepath.Join(abs, ".ignore")))
+}
+
+// relAbove is the '/'-separated path from dir down to root with a trailing
+// slash, "" when they are the same (a level at the root strips nothing).
 func relAbove(dir, root string) string {
 	if dir == root {
 		return ""
@@ -226,21 +231,21 @@ func relAbove(dir, root string) string {
 	return filepath.ToSlash(r) + "/"
 }
 
-// levelsFor builds the ignore levels that apply inside directory abs
-// (inside the root), reading the ignore files of every directory from the
-// root down to abs.
+// levelsFor builds the ignore levels that apply to the entries of
+// directory abs (inside the root) except abs's own ignore files, which the
+// walk reads when it lists abs.
 func (w *Workspace) levelsFor(abs string) *ignoreLevel {
-	lv := w.rootIgnores()
+	lv := w.aboveRoot()
 	rel := w.Rel(abs)
 	if rel == "." {
 		return lv
 	}
-	dir := w.root
+	lv = dirLevel(lv, w.root, "")
 	parts := strings.Split(rel, "/")
-	for i, p := range parts {
+	dir := w.root
+	for i, p := range parts[:len(parts)-1] {
 		dir = filepath.Join(dir, p)
-		lv = lv.child(strings.Join(parts[:i+1], "/"),
-			readIfExists(filepath.Join(dir, ".gitignore")), readIfExists(filepath.Join(dir, ".ignore")))
+		lv = dirLevel(lv, dir, strings.Join(parts[:i+1], "/"))
 	}
 	return lv
 }
@@ -249,6 +254,7 @@ func (w *Workspace) levelsFor(abs string) *ignoreLevel {
 // root: it or one of its parent directories is matched (so a file under an
 // ignored directory is ignored, as in git). Anything under .git is ignored.
 // Hidden files are not "ignored" here; WalkOptions.Hidden governs them.
+// It reads the ignore files on the way each time (a few small reads).
 func (w *Workspace) Ignored(abs string, isDir bool) bool {
 	abs = filepath.Clean(abs)
 	if !w.Contains(abs) || abs == w.root {
@@ -258,20 +264,20 @@ func (w *Workspace) Ignored(abs string, isDir bool) bool {
 	if inGitDir(rel) {
 		return true
 	}
-	lv := w.rootIgnores()
+	lv := dirLevel(w.aboveRoot(), w.root, "")
 	dir := w.root
 	parts := strings.Split(rel, "/")
 	for i, p := range parts {
 		last := i == len(parts)-1
-		if lv.ignored(strings.Join(parts[:i+1], "/"), p, isDir || !last) {
+		sub := strings.Join(parts[:i+1], "/")
+		if lv.ignored(sub, p, isDir || !last) {
 			return true
 		}
 		if last {
 			break
 		}
 		dir = filepath.Join(dir, p)
-		lv = lv.child(strings.Join(parts[:i+1], "/"),
-			readIfExists(filepath.Join(dir, ".gitignore")), readIfExists(filepath.Join(dir, ".ignore")))
+		lv = dirLevel(lv, dir, sub)
 	}
 	return false
 }
