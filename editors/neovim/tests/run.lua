@@ -37,13 +37,15 @@ local function test(name, fn, on_error)
   if only and not name:find(only, 1, true) then
     return
   end
+  local start = vim.uv.hrtime()
   local ok, err = xpcall(fn, debug.traceback)
+  local took = ('(%d ms)'):format((vim.uv.hrtime() - start) / 1e6)
   if ok then
     counts.passed = counts.passed + 1
-    out('ok    ' .. name)
+    out(('ok    %s %s'):format(name, took))
   else
     counts.failed = counts.failed + 1
-    out('FAIL  ' .. name .. '\n      ' .. tostring(err):gsub('\n', '\n      '))
+    out(('FAIL  %s %s\n      %s'):format(name, took, (tostring(err):gsub('\n', '\n      '))))
     if on_error then
       on_error(tostring(err))
     end
@@ -582,17 +584,22 @@ local function wait_attached(bufnr)
   return client_for(bufnr)
 end
 
+--- Stops every agentls client: shutdown and exit, forced after five seconds.
 local function stop_all_clients()
-  for _, c in ipairs(vim.lsp.get_clients({ name = 'agentls' })) do
-    if has_011 then
-      c:stop(true)
-    else
-      c.stop(true)
+  for _, force in ipairs({ false, true }) do
+    for _, c in ipairs(vim.lsp.get_clients({ name = 'agentls' })) do
+      if has_011 then
+        c:stop(force)
+      else
+        c.stop(force)
+      end
+    end
+    if vim.wait(5000, function()
+      return #vim.lsp.get_clients({ name = 'agentls' }) == 0
+    end, 20) then
+      return
     end
   end
-  vim.wait(5000, function()
-    return #vim.lsp.get_clients({ name = 'agentls' }) == 0
-  end, 20)
 end
 
 local function call_ok(name, args)
