@@ -240,22 +240,19 @@ func AtomicWrite(abs string, data []byte, mode fs.FileMode) error {
 
 // CleanTemp removes temporary files that AtomicWrite left behind when a
 // process died mid-write (names starting with TempPrefix) anywhere under
-// root, not looking inside .git and not following symlinks. Run it when a
-// session starts; a write in progress in another process at that moment
-// would fail (cleanly) at its rename.
+// root, ignored and hidden directories included, but not inside .git and
+// not through symlinks. It walks in parallel (see Walk), so it is cheap
+// enough to run when a session starts; a write in progress in another
+// process at that moment would fail (cleanly) at its rename.
 func CleanTemp(root string) {
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" && path != root {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && strings.HasPrefix(d.Name(), TempPrefix) {
-			os.Remove(path)
+	w, err := New(root)
+	if err != nil {
+		return
+	}
+	opts := WalkOptions{Hidden: true, IncludeIgnored: true, NoStat: true, Parallel: 4}
+	w.Walk(context.Background(), "", opts, func(e WalkEntry) error {
+		if !e.IsDir && e.Mode.IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
+			os.Remove(e.Abs)
 		}
 		return nil
 	})

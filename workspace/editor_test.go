@@ -70,8 +70,11 @@ func TestCleanTemp(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "sub", TempPrefix+"456"), "x")
 	writeFile(t, filepath.Join(dir, ".git", TempPrefix+"789"), "x")
 	writeFile(t, filepath.Join(dir, "keep.txt"), "x")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "ignored/\n")
+	writeFile(t, filepath.Join(dir, "ignored", ".hidden", TempPrefix+"abc"), "x")
 	CleanTemp(dir)
 	assertNoTemp(t, filepath.Join(dir, "sub"))
+	assertNoTemp(t, filepath.Join(dir, "ignored"))
 	for _, p := range []string{"keep.txt", ".git/" + TempPrefix + "789"} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			t.Errorf("%s removed: %v", p, err)
