@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// agentlsCmd runs the test binary as agentls.
+func agentlsCmd(t *testing.T, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(t.Context(), os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "AGENTLS_TEST_MAIN=1", "XDG_CACHE_HOME="+t.TempDir())
+	return cmd
+}
+
+func TestIndexCommand(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\n// F does.\nfunc F() {}\n\ntype T struct{}\n\nfunc (T) M() {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd := agentlsCmd(t, "index", "-C", dir, "--json", "--no-cache")
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := []indexLine{
+		{Name: "F", Kind: "function", Path: "a.go", Line: 4},
+		{Name: "T", Kind: "struct", Path: "a.go", Line: 6},
+		{Name: "M", Kind: "method", Path: "a.go", Line: 8, Container: "T"},
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("index printed %d lines, want %d:\n%s", len(lines), len(want), out.String())
+	}
+	for i, l := range lines {
+		var got indexLine
+		if err := json.Unmarshal([]byte(l), &got); err != nil {
+			t.Fatalf("line %d is not JSON: %q", i+1, l)
+		}
+		if got != want[i] {
+			t.Errorf("line %d: %+v, want %+v", i+1, got, want[i])
+		}
+	}
+	cmd = agentlsCmd(t, "index", "-C", filepath.Join(dir, "missing"))
+	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != exitUsage {
+		t.Errorf("index of a missing folder: %v, want exit %d", err, exitUsage)
+	}
+}
+
+// TestMCPCommand drives `agentls mcp --dir` with the go-sdk client over the
+// process's stdio.
+func TestMCPCommand(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("alpha\nbeta\n"), 0o644)
+	cmd := agentlsCmd(t, "mcp", "--dir", dir)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil || len(list.Tools) < 10 {
+		t.Fatalf("tools/list: %v (%d tools)", err, len(list.Tools))
+	}
+	text := func(res *sdk.CallToolResult) string {
+		var b strings.Builder
+		for _, c := range res.Content {
+			b.WriteString(c.(*sdk.TextContent).Text)
+		}
+		return b.String()
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": "beta"}})
+	if err != nil || res.IsError || !strings.Contains(text(res), "notes.txt:2:beta") {
+		t.Fatalf("grep: %v %q", err, text(res))
+	}
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": "notes.txt", "content": "x"}})
+	if err != nil || !res.IsError {
+		t.Fatalf("write over an unread file was not refused: %v %q", err, text(res))
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(data) != "alpha\nbeta\n" {
+		t.Fatalf("the refused write changed the file: %q", data)
+	}
+}
+
+func TestMCPAttachWithoutSession(t *testing.T) {
+	cmd := agentlsCmd(t, "mcp", "--attach", "--dir", t.TempDir())
+	cmd.Env = append(cmd.Env, "XDG_RUNTIME_DIR="+t.TempDir())
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err == nil || !strings.Contains(errOut.String(), "no running editor session") {
+		t.Fatalf("attach with no session: %v %q", err, errOut.String())
+	}
+}
