@@ -146,7 +146,9 @@ func TestKillAll(t *testing.T) {
 	}
 	waitOutput(t, j, "ready")
 	KillAll()
-	if !j.Done() {
+	// The process group is gone when KillAll returns; the job records it
+	// right after.
+	if !j.Wait(context.Background(), 10*time.Second) {
 		t.Fatal("job survives KillAll")
 	}
 	assertNoSurvivors(t, j.allOutput())
