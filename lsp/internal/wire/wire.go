@@ -246,6 +246,11 @@ func (c *Conn) Run(handle func(*Message)) error {
 		switch {
 		case m.Method != "":
 			handle(&m)
+			select {
+			case <-c.done: // handle closed the connection (exit)
+				return nil
+			default:
+			}
 		case len(m.ID) > 0:
 			c.pmu.Lock()
 			ch, ok := c.pending[IDKey(m.ID)]
