@@ -21,5 +21,6 @@ return {
   -- the server waits for the didChange an agent's edit causes: send changes at once
   flags = { debounce_text_changes = 0 },
   capabilities = lsp.capabilities(),
+  on_exit = lsp.on_exit,
   handlers = require('agentls.handlers').all(),
 }

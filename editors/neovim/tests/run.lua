@@ -1036,6 +1036,44 @@ e2e_test('with no client running, the API starts one for the current directory',
   end
 end)
 
+e2e_test('a call ends with an error when the server dies before answering', function()
+  local clients = vim.lsp.get_clients({ name = 'agentls' })
+  eq(1, #clients, 'one server running')
+  local real = vim.ui.select
+  vim.ui.select = function(items, _, cb)
+    cb(items[1]) -- Allow, should bash ask
+  end
+  local command = ('sleep 28.%03d'):format(vim.uv.hrtime() % 1000)
+  local ok, err = pcall(function()
+    local got
+    require('agentls').call('bash', { command = command }, function(res, e)
+      got = { res, e }
+    end)
+    wait_for('`' .. command .. '` to start', function()
+      vim.fn.system({ 'pgrep', '-f', command })
+      return vim.v.shell_error == 0
+    end, 10000)
+    local pids = vim.fn.systemlist({ 'pgrep', '-P', tostring(vim.fn.getpid()), '-f', bin })
+    eq(1, #pids, 'the server process')
+    vim.uv.kill(tonumber(pids[1]), 'sigkill')
+    wait_for('the callback', function()
+      return got ~= nil
+    end, 10000)
+    eq(nil, got[1])
+    contains(got[2], 'exited')
+  end)
+  -- the killed server could not stop its shell: end the orphan (by pid, the command is unique)
+  for _, pid in ipairs(vim.fn.systemlist({ 'pgrep', '-f', command })) do
+    if tonumber(pid) then
+      vim.uv.kill(tonumber(pid), 'sigterm')
+    end
+  end
+  vim.ui.select = real
+  if not ok then
+    error(err, 0)
+  end
+end)
+
 if not bin or bin == '' then
   for _, t in ipairs(e2e) do
     skip(t.name, 'AGENTLS_BIN is not set')

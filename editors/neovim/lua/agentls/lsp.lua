@@ -78,6 +78,22 @@ function M.configured()
   return o
 end
 
+-- The unanswered requests of each client, so that they end with an error if the server exits
+-- (Neovim does not call a request's handler then): client id -> { [finish] = true }.
+local pending = {}
+
+--- on_exit of every agentls client: ends its unanswered requests.
+---@param code integer
+---@param signal integer
+---@param client_id integer
+function M.on_exit(code, signal, client_id)
+  local waiting = pending[client_id]
+  pending[client_id] = nil
+  for finish in pairs(waiting or {}) do
+    finish(nil, ('agentls: the server exited (code %d, signal %d) before it answered'):format(code or -1, signal or 0))
+  end
+end
+
 --- The client configuration for a root. Settings go both ways the server reads them:
 --- initializationOptions, and the "agentls" section of workspace/configuration.
 ---@param root string
@@ -98,6 +114,7 @@ function M.client_config(root)
     init_options = settings,
     settings = settings and { agentls = settings } or nil,
     on_attach = opts.on_attach,
+    on_exit = M.on_exit,
     flags = { debounce_text_changes = opts.debounce_ms or config.defaults.debounce_ms },
   }
 end
@@ -327,6 +344,9 @@ function M.execute(command, argument, cb, opts)
       return
     end
     done = true
+    if client and pending[client.id] then
+      pending[client.id][finish] = nil
+    end
     cb(result, err)
   end
   local handle = {
@@ -368,6 +388,10 @@ function M.execute(command, argument, cb, opts)
       return finish(nil, 'agentls: the client has stopped')
     end
     request_id = id
+    if not done then
+      pending[client.id] = pending[client.id] or {}
+      pending[client.id][finish] = true
+    end
   end, opts.timeout_ms)
   return handle
 end
