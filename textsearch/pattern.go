@@ -30,6 +30,10 @@ type Pattern struct {
 	// exact: a prefilter hit is a match by itself and its extent is the
 	// match's extent, so the regexp never runs.
 	exact bool
+	// chunk is how many bytes of lines the regexp is given at once when
+	// there is no prefilter.
+	chunk int
+	prog  *syntax.Prog // for the DFA line filter
 }
 
 // maxLiteralSet bounds the alternatives of a prefilter; larger sets are not
@@ -65,7 +69,13 @@ func Compile(pattern string, opts PatternOptions) (*Pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid regular expression: %w", err)
 	}
-	p := &Pattern{opts: opts, re: re}
+	p := &Pattern{opts: opts, re: re, chunk: 4096}
+	if prog, err := syntax.Compile(tree); err == nil {
+		p.prog = prog
+		// Go's regexp backtracks when len(prog.Inst)*len(input) fits in
+		// 256 Ki bits.
+		p.chunk = max(256, min(64<<10, (256<<10)/len(prog.Inst)-64))
+	}
 	p.prefilter(tree)
 	return p, nil
 }
@@ -129,7 +139,9 @@ func (p *Pattern) prefilter(tree *syntax.Regexp) {
 	if a.complete && better(a.exact, set) {
 		set = a.exact
 	}
-	if !usable(set) {
+	if l, n := score(set); l < 1 || l == 1 && n > 1 {
+		// Several single bytes find too many candidates: the DFA line
+		// filter does better.
 		return
 	}
 	p.lits = set
@@ -172,8 +184,8 @@ func hasFoldCase(re *syntax.Regexp) bool {
 // around a match (anchors, \b), so a literal hit is a match.
 func isPlainLiterals(re *syntax.Regexp) bool {
 	switch re.Op {
-	case syntax.OpLiteral, syntax.OpCharClass:
-	case syntax.OpConcat, syntax.OpAlternate, syntax.OpCapture:
+	case syntax.OpLiteral, syntax.OpCharClass, syntax.OpEmptyMatch:
+	case syntax.OpConcat, syntax.OpAlternate, syntax.OpCapture, syntax.OpQuest:
 	default:
 		return false
 	}

@@ -4,6 +4,9 @@ package textsearch
 
 import "syscall"
 
+// minReadBuf is the smallest read buffer: most source files fit.
+const minReadBuf = 256 << 10
+
 // readFile reads the file at abs into buf (grown as needed), with raw system
 // calls: no *os.File, no poller registration, no fstat — size comes from the
 // walk. Symlinks are not followed.
@@ -14,11 +17,21 @@ func readFile(abs string, size int64, buf []byte) ([]byte, error) {
 	}
 	defer syscall.Close(fd)
 	if want := int(size) + 1; cap(buf) < want {
-		buf = make([]byte, 0, want)
+		buf = make([]byte, 0, max(want, minReadBuf))
 	}
+	statted := false
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			// Larger than the buffer: grow once to the file's size.
+			want := 2 * cap(buf)
+			var st syscall.Stat_t
+			if !statted && syscall.Fstat(fd, &st) == nil && int(st.Size) >= len(buf) {
+				want = int(st.Size) + 1
+			}
+			statted = true
+			nb := make([]byte, len(buf), want)
+			copy(nb, buf)
+			buf = nb
 		}
 		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		if err == syscall.EINTR {

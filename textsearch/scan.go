@@ -7,14 +7,20 @@ import (
 // scanner runs a Pattern over texts. It holds per-text state (the
 // prefilter's cached positions): one scanner per goroutine.
 type scanner struct {
-	p *Pattern
-	f *finder // nil: no prefilter
+	p  *Pattern
+	f  *finder     // nil: no prefilter
+	lf *lineFilter // without a prefilter: the DFA, when it is of use
 }
 
 func (p *Pattern) newScanner() *scanner {
 	s := &scanner{p: p}
 	if len(p.lits) > 0 {
 		s.f = newFinder(p.lits, p.fold)
+	} else if p.prog != nil && !p.opts.Multiline {
+		s.lf = newLineFilter(p.prog)
+		if s.lf.match[s.lf.start] { // every line may match
+			s.lf = nil
+		}
 	}
 	return s
 }
@@ -64,21 +70,56 @@ func (s *scanner) scan(data []byte, fn func(h hit) bool) {
 	}
 }
 
-// scanLines runs the regexp on every line: the pattern has no literal to
-// look for first.
+// scanLines runs the regexp over every line: the pattern has no literal to
+// look for first. Lines are handed to the regexp in chunks of whole lines
+// (a match cannot span a line, so the first match in a chunk is on its
+// first matching line), sized so that Go's backtracker, its fastest
+// general engine, still takes them.
 func (s *scanner) scanLines(data []byte, fn func(h hit) bool) {
 	re := s.p.re
-	for ls := 0; ls < len(data); {
-		le := len(data)
-		if i := bytes.IndexByte(data[ls:], '\n'); i >= 0 {
-			le = ls + i
+	ls := 0
+	for s.lf != nil && !s.lf.failed && ls < len(data) {
+		end, ok := s.lf.next(data, ls)
+		if !ok {
+			break // too many states: scan the rest with the regexp
 		}
-		if loc := re.FindIndex(data[ls:le]); loc != nil {
-			if !fn(hit{ls, le, ls + loc[0], ls + loc[1]}) {
+		if end < 0 {
+			return
+		}
+		hs := bytes.LastIndexByte(data[ls:end], '\n') + 1 + ls
+		if loc := re.FindIndex(data[hs:end]); loc != nil {
+			if !fn(hit{hs, end, hs + loc[0], hs + loc[1]}) {
 				return
 			}
 		}
-		ls = le + 1
+		ls = end + 1
+	}
+	chunk := s.p.chunk
+	for ls < len(data) {
+		end := len(data)
+		if end-ls > chunk {
+			end = ls + chunk
+			if i := bytes.LastIndexByte(data[ls:end], '\n'); i > 0 {
+				end = ls + i
+			} else {
+				end = lineEnd(data, ls)
+			}
+		}
+		loc := re.FindIndex(data[ls:end])
+		if loc == nil {
+			ls = end + 1
+			continue
+		}
+		ms := ls + loc[0]
+		if ms == len(data) && data[ms-1] == '\n' {
+			return // an empty match after the last line is on no line
+		}
+		hs := bytes.LastIndexByte(data[ls:ms], '\n') + 1 + ls
+		he := lineEnd(data, ms)
+		if !fn(hit{hs, he, ms, ls + loc[1]}) {
+			return
+		}
+		ls = he + 1
 	}
 }
 

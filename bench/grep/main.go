@@ -1,7 +1,7 @@
 // Command grepbench runs the grep built-in on a directory, once like
 // `agentls call -C DIR grep JSON`, or -repeat N times inside one process
-// with one session (what a running server does), printing the time of each
-// run after the first to stderr.
+// with one session (what a running server does), printing the wall and CPU
+// seconds of each run after the warm-up runs to stderr.
 package main
 
 import (
@@ -21,8 +21,10 @@ import (
 
 func main() {
 	dir := flag.String("C", ".", "workspace folder")
-	repeat := flag.Int("repeat", 1, "runs in this process; runs after the first are timed")
+	repeat := flag.Int("repeat", 1, "runs in this process")
+	warmup := flag.Int("warmup", 1, "runs before the timed ones")
 	quiet := flag.Bool("q", false, "do not print the result")
+	fresh := flag.Bool("fresh", false, "a new session for every run (each run walks, like one CLI call)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	flag.Parse()
 	if *profile != "" {
@@ -54,9 +56,18 @@ func main() {
 	args := json.RawMessage(flag.Arg(0))
 	var out string
 	for i := range *repeat {
+		if *fresh {
+			s, err := workspace.NewSession(ws, nil, nil)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+			defer s.Close()
+			ctx = workspace.WithSession(context.Background(), s)
+		}
 		start, cpu := time.Now(), cpuTime()
 		out, err = tool.Execute(ctx, args)
-		if i > 0 {
+		if i >= *warmup {
 			fmt.Fprintf(os.Stderr, "%.4f %.4f\n", time.Since(start).Seconds(), (cpuTime() - cpu).Seconds())
 		}
 		if err != nil {

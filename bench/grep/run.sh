@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench/grep/run.sh: agentls grep against ripgrep on Go's source tree.
+#
+# For each pattern class it runs `agentls call -C ROOT grep JSON` and the same
+# `rg -n --no-heading` alternately RUNS times with a warm page cache, then the
+# same query repeated inside one process with one session (a running
+# server: resident file table and content cache), and prints medians in
+# seconds and the ratios to rg. Output of both goes to a file, not
+# /dev/null (rg searches less when it sees /dev/null).
+#
+#   bash bench/grep/run.sh            # ROOT=$(go env GOROOT)/src RUNS=11
+#   ROOT=~/src/linux RUNS=5 bash bench/grep/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=${ROOT:-$(go env GOROOT)/src}
+RUNS=${RUNS:-11}
+AGENTLS=${AGENTLS:-/tmp/agentls-bench}
+GREPBENCH=${GREPBENCH:-/tmp/agentls-grepbench}
+command -v rg >/dev/null || { echo "rg not found: apt-get install -y ripgrep" >&2; exit 2; }
+go build -o "$AGENTLS" ./cmd/agentls
+go build -o "$GREPBENCH" ./bench/grep
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+# class|pattern|extra rg flag|extra JSON
+classes=(
+	'literal|func Errorf||'
+	'regex-literal|func \(\w+ \*?Reader\) Read||'
+	'case-insensitive|readall|-i|,"case_insensitive":true'
+	'alternation|ErrUnexpectedEOF|ErrShortWrite|ErrNoProgress||'
+	'no-literal|[A-Z]{4,}[0-9]{2,}||'
+	'many-matches|err||'
+)
+
+now() { date +%s.%N; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+json_string() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
+
+# Warm the page cache.
+rg -c --no-messages zzzzzz "$ROOT" >/dev/null || true
+
+echo "ROOT=$ROOT RUNS=$RUNS  $(date -u +%FT%TZ)  load: $(cut -d' ' -f1-3 /proc/loadavg)  cpus: $(nproc)"
+printf '%-17s %10s %10s %7s %11s %7s\n' class agentls rg ratio in-server ratio
+for c in "${classes[@]}"; do
+	name=${c%%|*}
+	rest=${c#*|}
+	extra_json=${rest##*|}
+	rest=${rest%|*}
+	rgflag=${rest##*|}
+	pattern=${rest%|*}
+	json="{\"pattern\":$(json_string "$pattern")$extra_json}"
+	ta=() tr=()
+	for _ in $(seq "$RUNS"); do
+		s=$(now); "$AGENTLS" call -C "$ROOT" grep "$json" >"$out"; e=$(now)
+		ta+=("$(awk "BEGIN{print $e - $s}")")
+		s=$(now); (cd "$ROOT" && rg -n --no-heading $rgflag -e "$pattern" >"$out" || true); e=$(now)
+		tr+=("$(awk "BEGIN{print $e - $s}")")
+	done
+	ma=$(printf '%s\n' "${ta[@]}" | median)
+	mr=$(printf '%s\n' "${tr[@]}" | median)
+	ms=$("$GREPBENCH" -C "$ROOT" -q -warmup 2 -repeat $((RUNS + 2)) "$json" 2>&1 | awk '{print $1}' | median)
+	printf '%-17s %10.4f %10.4f %7.2f %11.4f %7.2f\n' "$name" "$ma" "$mr" "$(awk "BEGIN{print $ma / $mr}")" "$ms" "$(awk "BEGIN{print $ms / $mr}")"
+done
