@@ -31,6 +31,8 @@ type Session struct {
 	// Settings is the client's "agentls" configuration object (may be nil).
 	Settings json.RawMessage
 
+	parent *Session // set by Derive: attachments are the parent's
+
 	mu       sync.Mutex
 	attached map[any]any
 	order    []any // attachment keys in creation order
@@ -51,6 +53,23 @@ func NewSession(ws *Workspace, ed Editor, reads *ReadTracker) (*Session, error) 
 		return nil, fmt.Errorf("new session: %w", err)
 	}
 	return &Session{WS: ws, Editor: ed, Reads: reads, TempDir: dir, attached: map[any]any{}}, nil
+}
+
+// Derive returns a session that shares s's workspace, editor, approvals,
+// settings and attachments (code index, search tables, background jobs)
+// but tracks its own reads: a second agent attached to the same editor
+// session (MCP --attach) must read a file itself before editing it. Its
+// Close removes only its own TempDir; the attachments stay with s.
+func (s *Session) Derive(reads *ReadTracker) (*Session, error) {
+	dir, err := os.MkdirTemp("", "agentls-session-*")
+	if err != nil {
+		return nil, fmt.Errorf("new session: %w", err)
+	}
+	root := s
+	for root.parent != nil {
+		root = root.parent
+	}
+	return &Session{WS: s.WS, Editor: s.Editor, Reads: reads, TempDir: dir, Ask: s.Ask, Settings: s.Settings, parent: root}, nil
 }
 
 // Setting decodes the setting at dottedKey ("bash.allow",
@@ -97,6 +116,9 @@ func lookupSetting(obj json.RawMessage, key string) (json.RawMessage, bool) {
 // a fresh object that it has already closed, so nothing outlives the
 // session.
 func (s *Session) Attach(key any, create func() any) any {
+	if s.parent != nil {
+		return s.parent.Attach(key, create)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if v, ok := s.attached[key]; ok {

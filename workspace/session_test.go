@@ -193,3 +193,35 @@ func TestLockPath(t *testing.T) {
 		t.Errorf("%d locks left", len(w.locks))
 	}
 }
+
+func TestDeriveSharesAttachmentsNotReads(t *testing.T) {
+	ws, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, err := NewSession(ws, nil, NewReadTracker())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer parent.Close()
+	type key struct{}
+	obj := parent.Attach(key{}, func() any { return new(int) })
+	child, err := parent.Derive(NewReadTracker())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := child.Attach(key{}, func() any { return new(int) }); got != obj {
+		t.Fatal("a derived session made its own attachment")
+	}
+	if child.Reads == parent.Reads || child.TempDir == parent.TempDir {
+		t.Fatal("a derived session shares the read tracker or the temp dir")
+	}
+	dir := child.TempDir
+	child.Close()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatal("Close of a derived session left its temp dir")
+	}
+	if got := parent.Attach(key{}, func() any { return new(int) }); got != obj {
+		t.Fatal("Close of a derived session dropped the parent's attachment")
+	}
+}
