@@ -24,9 +24,9 @@ type lineFilter struct {
 	sets   [][]uint32       // state -> its instructions
 	match  []bool           // state -> holds a match
 	trans  []int32          // state*256 + byte -> enc(next state); -1 not built yet
-	start  int32 // at the start of a line
-	eol    int32 // a match completed by the end of a line
-	failed bool  // too many states: give up on this pattern
+	start  int32            // at the start of a line
+	eol    int32            // a match completed by the end of a line
+	failed bool             // too many states: give up on this pattern
 }
 
 // maxDFAStates bounds the states built; past it the filter gives up.

@@ -302,4 +302,3 @@ func TestFilter(t *testing.T) {
 		t.Error("unknown type accepted")
 	}
 }
-
