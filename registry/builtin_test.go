@@ -5,12 +5,22 @@ import (
 	"testing"
 )
 
-// The tests register tools whose names start with "zz_test_" in the global
-// built-in set; nothing else in this package's tests registers built-ins.
+// registerForTest adds built-ins for the length of a test; nothing else in
+// this package's tests registers built-ins.
+func registerForTest(t *testing.T, tools ...Tool) {
+	for _, tool := range tools {
+		RegisterBuiltin(tool)
+		t.Cleanup(func() {
+			builtins.mu.Lock()
+			delete(builtins.tools, tool.Name())
+			builtins.mu.Unlock()
+		})
+	}
+}
 
 func TestBuiltins(t *testing.T) {
-	RegisterBuiltin(&fakeTool{name: "zz_test_b", readOnly: true})
-	RegisterBuiltin(&fakeTool{name: "zz_test_a", schema: `{"required":["q","p"],"properties":{"p":{},"q":{}}}`})
+	registerForTest(t, &fakeTool{name: "zz_test_b", readOnly: true},
+		&fakeTool{name: "zz_test_a", schema: `{"required":["q","p"],"properties":{"p":{},"q":{}}}`})
 	func() {
 		defer func() {
 			if p := recover(); p == nil || !strings.Contains(p.(string), `"zz_test_a" registered twice`) {
