@@ -276,3 +276,63 @@ func TestEditNotebookErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzEditNotebook checks, for any notebook text and edit, that an edit
+// which succeeds leaves valid JSON with the cell changed as asked and the
+// other cells as they were.
+func FuzzEditNotebook(f *testing.F) {
+	f.Add(`{"cells":[{"cell_type":"code","source":"a","outputs":[1],"execution_count":2}],"nbformat":4}`, "replace", 0, "b\nc", "")
+	f.Add(`{"nbformat":4,"cells":[ ]}`, "insert", 0, "x", "markdown")
+	f.Add("{\n \"cells\": [\n  {\"cell_type\": \"raw\", \"source\": [\"}\\\"]\"]},\n  {\"cell_type\": \"markdown\", \"source\": []}\n ],\n \"nbformat\": 4, \"nbformat_minor\": 5\n}", "delete", 1, "", "")
+	f.Add("{\n \"cells\": [\n  {\"cell_type\": \"raw\", \"id\": \"a\", \"source\": \"q\"}\n ], \"nbformat\": 4}", "replace", 0, "é\r\n<b>", "code")
+	f.Fuzz(func(t *testing.T, text, mode string, number int, source, cellType string) {
+		if mode != "replace" && mode != "insert" && mode != "delete" {
+			mode = "replace"
+		}
+		if cellType != "" && cellType != "code" && cellType != "markdown" && cellType != "raw" {
+			cellType = ""
+		}
+		var before struct {
+			Cells []json.RawMessage `json:"cells"`
+		}
+		if json.Unmarshal([]byte(text), &before) != nil {
+			return
+		}
+		r, err := editNotebook(text, nbEdit{mode: mode, number: &number, source: &source, cellType: cellType})
+		if err != nil {
+			return
+		}
+		var after struct {
+			Cells []map[string]json.RawMessage `json:"cells"`
+		}
+		if err := json.Unmarshal([]byte(r.Text), &after); err != nil {
+			t.Fatalf("result is not valid JSON: %v\n%s", err, r.Text)
+		}
+		want := len(before.Cells)
+		switch mode {
+		case "insert":
+			want++
+		case "delete":
+			want--
+		}
+		if len(after.Cells) != want {
+			t.Fatalf("%d cells, want %d\n%s", len(after.Cells), want, r.Text)
+		}
+		if mode == "delete" {
+			return
+		}
+		c := after.Cells[r.Index]
+		if got := decodeSource(string(c["source"])); got != toLF(source) {
+			t.Errorf("source %q, want %q", got, toLF(source))
+		}
+		var typ string
+		json.Unmarshal(c["cell_type"], &typ)
+		if typ != r.Type {
+			t.Errorf("cell_type %q, want %q", typ, r.Type)
+		}
+		_, outputs := c["outputs"]
+		if (typ == "code") != outputs {
+			t.Errorf("a %s cell with outputs=%v", typ, outputs)
+		}
+	})
+}
