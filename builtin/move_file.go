@@ -85,7 +85,9 @@ func (moveFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	if st.IsDir() && strings.HasPrefix(dstRel, srcRel+"/") {
 		return "", fmt.Errorf("cannot move %s into itself (%s)", srcRel, dstRel)
 	}
+	replacing := false
 	if dt, err := os.Lstat(dst); err == nil && !os.SameFile(st, dt) { // the same file: a change of case
+		replacing = true
 		switch {
 		case dt.IsDir():
 			return "", fmt.Errorf("%s is an existing directory: give the full new path (such as %s/%s), or delete the directory first", dstRel, dstRel, st.Name())
@@ -122,5 +124,9 @@ func (moveFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 		what = "Moved directory"
 		srcRel, dstRel = srcRel+"/", dstRel+"/"
 	}
-	return report(fmt.Sprintf("%s %s → %s.", what, srcRel, dstRel), "", note), nil
+	summary := fmt.Sprintf("%s %s → %s.", what, srcRel, dstRel)
+	if replacing {
+		summary = fmt.Sprintf("%s %s → %s, replacing the file that was there.", what, srcRel, dstRel)
+	}
+	return report(summary, "", note), nil
 }

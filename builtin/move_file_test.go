@@ -26,7 +26,8 @@ func TestMoveFile(t *testing.T) {
 
 	// An existing destination needs overwrite.
 	wantErr(t, ctx, "move_file", `{"source":"docs/readme.md","destination":"cmd/app/main.go"}`, "cmd/app/main.go already exists; pass overwrite: true")
-	mustExec(t, ctx, "move_file", `{"source":"docs/readme.md","destination":"cmd/app/main.go","overwrite":true}`)
+	out = mustExec(t, ctx, "move_file", `{"source":"docs/readme.md","destination":"cmd/app/main.go","overwrite":true}`)
+	wantOut(t, out, "Moved docs/readme.md → cmd/app/main.go, replacing the file that was there.")
 	if got := readWS(t, s, "cmd/app/main.go"); got != "# Docs\n" {
 		t.Errorf("destination = %q", got)
 	}

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-var update = flag.Bool("update", false, "rewrite the @want sections of testdata/transcripts/*.txtar")
+var updateTranscripts = flag.Bool("update", false, "rewrite the @want sections of testdata/transcripts/*.txtar")
 
 // TestTranscripts replays the agent sessions in testdata/transcripts: each
 // archive holds a workspace, the tool calls to make in order (@calls: one
@@ -59,7 +59,7 @@ func TestTranscripts(t *testing.T) {
 				}
 				got.WriteString("> " + line + "\n" + strings.ReplaceAll(out, s.WS.Root(), "$ROOT") + "\n\n")
 			}
-			if *update {
+			if *updateTranscripts {
 				want := txtar.File{Name: "@want", Data: []byte(got.String())}
 				if wantAt < 0 {
 					ar.Files = append(ar.Files, want)
