@@ -944,6 +944,20 @@ e2e_test(':AgentlsTools lists the tools; <CR> shows a schema', function()
   vim.cmd('silent! bwipeout! ' .. b)
 end)
 
+e2e_test('index_status reports the symbol index (agentls.indexStatus)', function()
+  local status, err
+  wait_for('the index to be ready', function()
+    status, err = require('agentls').index_status_sync(5000)
+    if not status then
+      error(err, 0) -- an error answer will not change: report it now
+    end
+    return status.state == 'ready'
+  end, 15000)
+  truthy(type(status.files) == 'number' and status.files >= 1, 'files: ' .. vim.inspect(status))
+  truthy(type(status.symbols) == 'number' and status.symbols >= 1, 'symbols: ' .. vim.inspect(status))
+  contains(vim.inspect(status.languages), 'go', 'languages')
+end)
+
 e2e_test(':AgentlsStatus shows the server, folders and index', function()
   vim.cmd('edit ' .. W .. '/a.txt')
   local text = vim.api.nvim_exec2('AgentlsStatus', { output = true }).output
