@@ -10,8 +10,9 @@ import (
 // UpdateBuffer sets the text of an open editor file (path absolute or
 // relative to the root) at version. The file keeps its syntax tree: the
 // change from the previous text is applied to the tree as one edit and
-// the file is reparsed incrementally, then its definitions replace the
-// file's in the index. Files of languages not indexed are ignored.
+// the file is reparsed incrementally (afresh while it has syntax errors),
+// then its definitions replace the file's in the index. Files of
+// languages not indexed are ignored.
 func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	rel, _ := ix.paths(path)
 	l := LanguageFor(rel)
@@ -39,6 +40,13 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	tree, err := ix.bufx.parse(context.Background(), l, src, old, false)
 	if old != nil {
 		old.Close()
+		// Error recovery may take another path in an incremental parse than
+		// in a fresh one; the definitions of a buffer must be those of a
+		// fresh parse of its text, so a tree with errors is parsed afresh.
+		if err == nil && tree.RootNode().HasError() {
+			tree.Close()
+			tree, err = ix.bufx.parse(context.Background(), l, src, nil, false)
+		}
 	}
 	if err != nil {
 		delete(ix.buffers, rel)

@@ -1,0 +1,185 @@
+package codeindex
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// snippets are inserted by the random edits: whole declarations, broken
+// halves of them, braces and newlines.
+var snippets = []string{
+	"\n", "{", "}", "(", ")", " ", "x", "\"", "//", "/*", "*/",
+	"\nfunc Added(a int) int { return a }\n",
+	"\nclass Added:\n    def m(self):\n        pass\n",
+	"\nfunction added() { return 1 }\n",
+	"\ntype Added struct { F int }\n",
+	"def ", "func ", "class ", "struct ", "end\n",
+}
+
+// TestIncrementalMatchesFresh edits the source of every language archive
+// at random, feeding each version to UpdateBuffer (which edits the old
+// tree and reparses incrementally), and checks after each edit that the
+// index holds exactly the definitions of a fresh parse of the same text.
+func TestIncrementalMatchesFresh(t *testing.T) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	edits := 80
+	if testing.Short() {
+		edits = 20
+	}
+	dir := t.TempDir()
+	ws, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := New(ws, Options{NoCache: true, Workers: 1})
+	defer ix.Close()
+	if err := ix.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	for fi, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := ar.Files[0]
+		l := LanguageFor(src.Name)
+		rng := rand.New(rand.NewPCG(uint64(fi), 42))
+		text := string(src.Data)
+		for i := range edits {
+			text = randomEdit(rng, text)
+			if err := ix.UpdateBuffer(src.Name, int32(i+1), text); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := ix.Outline(src.Name)
+			tree, err := x.parse(context.Background(), l, []byte(text), nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := x.definitions(l, tree, []byte(text), src.Name)
+			tree.Close()
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s, edit %d: incremental\n%s\nfresh\n%s\ntext:\n%s", src.Name, i, symLines(got), symLines(want), text)
+			}
+		}
+		ix.CloseBuffer(src.Name)
+	}
+	if n := ix.OpenBuffers(); n != 0 {
+		t.Errorf("%d buffers left open", n)
+	}
+}
+
+func randomEdit(rng *rand.Rand, text string) string {
+	pos := 0
+	if len(text) > 0 {
+		pos = rng.IntN(len(text) + 1)
+	}
+	switch rng.IntN(3) {
+	case 0: // insert
+		return text[:pos] + snippets[rng.IntN(len(snippets))] + text[pos:]
+	case 1: // delete a short span
+		end := min(len(text), pos+rng.IntN(12))
+		return text[:pos] + text[end:]
+	default: // replace a span by a snippet
+		end := min(len(text), pos+rng.IntN(6))
+		return text[:pos] + snippets[rng.IntN(len(snippets))] + text[end:]
+	}
+}
+
+// TestBufferMemory opens, edits and closes a file 1,000 times: no tree may
+// stay behind (the C heap, which the Go GC does not see, must not grow).
+func TestBufferMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/self/statm")
+	}
+	dir := t.TempDir()
+	ws, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := New(ws, Options{NoCache: true, Workers: 1})
+	defer ix.Close()
+	if err := ix.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&b, "// F%d does things.\nfunc F%d(a, b int) int {\n\tif a > b {\n\t\treturn a - b\n\t}\n\treturn b + %d\n}\n\n", i, i, i)
+	}
+	text := "package p\n\n" + b.String() // about 8 KB, 100 functions
+	cycle := func(i int) {
+		ix.UpdateBuffer("p.go", 1, text)
+		ix.UpdateBuffer("p.go", 2, strings.Replace(text, "F7(", "G"+strconv.Itoa(i)+"(", 1))
+		ix.CloseBuffer("p.go")
+	}
+	for i := range 100 { // warm up allocators
+		cycle(i)
+	}
+	runtime.GC()
+	before := rss(t)
+	for i := range 1000 {
+		cycle(i)
+	}
+	runtime.GC()
+	after := rss(t)
+	t.Logf("RSS before %d KB, after 1,000 cycles %d KB", before>>10, after>>10)
+	// A leaked tree of this file is tens of KB: 1,000 of them would be tens of MB.
+	if after > before+8<<20 {
+		t.Errorf("RSS grew by %d KB over 1,000 open/edit/close cycles", (after-before)>>10)
+	}
+	if ix.OpenBuffers() != 0 || ix.Status().Files != 0 {
+		t.Errorf("after close: %d buffers, status %+v", ix.OpenBuffers(), ix.Status())
+	}
+}
+
+func rss(t *testing.T) int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		t.Skip(err)
+	}
+	f := strings.Fields(string(b))
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}
+
+// TestCancel: closing an index in the middle of its build stops it, and a
+// build whose context ends returns the context's error.
+func TestCancel(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 300 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.go", i)), []byte(fmt.Sprintf("package p\nfunc F%d() {}\n", i)), 0o644)
+	}
+	ws, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := New(ws, Options{NoCache: true, Workers: 2})
+	ix.Start()
+	ix.Close() // must not hang
+	if err := ix.Wait(context.Background()); err != nil && err != context.Canceled {
+		t.Errorf("closed build: %v", err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ix2 := New(ws, Options{NoCache: true, Workers: 2})
+	defer ix2.Close()
+	if err := ix2.Build(ctx); err != context.Canceled {
+		t.Errorf("Build with a cancelled context: %v", err)
+	}
+	if _, err := ix2.References(ctx, RefQuery{Name: "F1"}); err != context.Canceled {
+		t.Errorf("References with a cancelled context: %v", err)
+	}
+}
