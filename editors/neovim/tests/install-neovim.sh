@@ -24,6 +24,12 @@ if [ -f "$stamp" ] && [ -x "$nvim" ] && "$nvim" --version >/dev/null 2>&1; then
   exit 0
 fi
 
+arch=$(dpkg --print-architecture 2>/dev/null || echo unknown)
+if [ "$arch" != amd64 ]; then
+  echo "install-neovim.sh: only amd64 hosts are supported (this one is $arch)" >&2
+  exit 1
+fi
+
 # The Debian mirror the host already uses (deb822 sources first, then the one-line format).
 find_mirror() {
   for f in /etc/apt/sources.list.d/*.sources; do
@@ -38,6 +44,8 @@ find_mirror() {
 mirror=$(find_mirror | sed -n 1p)
 [ -n "$mirror" ] || mirror=http://deb.debian.org/debian
 
+# Start from nothing: a half-finished earlier attempt may have left other package versions.
+rm -rf "$prefix/debs" "$prefix/root" "$prefix/bin"
 work=$prefix/apt
 mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$prefix/debs" "$prefix/root"
 : >"$work/status"
