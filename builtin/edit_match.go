@@ -314,21 +314,32 @@ func lineList(text string, hits []hit) string {
 	return "lines " + strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1]
 }
 
-// notFound explains a miss, pointing at the line where old_string's first
-// line appears when only the lines after it differ.
+// notFound explains a miss. When old_string's first line is in the file
+// but what follows differs, it shows the file's lines there, numbered as
+// read_file numbers them, so the model can copy them without reading again.
 func notFound(rel, text, old string) error {
-	first := ""
-	for _, l := range strings.Split(old, "\n") {
-		if t := strings.TrimSpace(l); t != "" {
-			first = t
-			break
-		}
+	oldLines := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
+	skip := 0 // leading blank lines of old_string
+	for skip < len(oldLines) && strings.TrimSpace(oldLines[skip]) == "" {
+		skip++
 	}
-	lines, _ := textLines(text)
-	for i, l := range lines {
-		if strings.TrimSpace(l) == first {
-			return fmt.Errorf("old_string was not found in %s: its first line matches line %d but what follows differs; read the file again and copy the lines exactly", rel, i+1)
+	if skip < len(oldLines) {
+		first := strings.TrimSpace(oldLines[skip])
+		lines, _ := textLines(text)
+		for i, l := range lines {
+			if strings.TrimSpace(l) != first {
+				continue
+			}
+			end := min(len(lines), i+len(oldLines)-skip, i+maxShownLines)
+			shown, err := numberLines(rel, strings.Join(lines[:end], "\n"), i, end-i)
+			if err != nil {
+				break
+			}
+			return fmt.Errorf("old_string was not found in %s. Its first line matches line %d, but what follows differs; the file has there:\n%s\nCopy the lines exactly (without the line-number prefixes) and try again", rel, i+1, shown)
 		}
 	}
 	return fmt.Errorf("old_string was not found in %s: read the file again and copy the text exactly (without the line-number prefixes), or use write_file to replace the whole file", rel)
 }
+
+// maxShownLines bounds the file lines a not-found error shows.
+const maxShownLines = 12

@@ -25,7 +25,7 @@ func TestApplyEdit(t *testing.T) {
 		{name: "identical", text: "a", old: "a", new: "a", err: "identical"},
 		{name: "identical after CRLF", text: "a\nb", old: "a\r\nb", new: "a\nb", err: "identical"},
 		{name: "not found", text: "a\nb\n", old: "c", new: "d", err: "was not found in f.go"},
-		{name: "not found, first line found", text: "a\nb\nc\n", old: "b\nX", new: "d", err: "its first line matches line 2"},
+		{name: "not found, first line found", text: "a\nb\nc\nd\n", old: "\n  b\nX", new: "d", err: "Its first line matches line 2, but what follows differs; the file has there:\n2→b\n3→c\nCopy the lines exactly"},
 		{name: "empty old on empty file", text: "", old: "", new: "hello\n", want: "hello\n", count: 1},
 		{name: "empty old on non-empty file", text: "a", old: "", new: "b", err: "old_string is empty"},
 		{name: "CRLF old matches LF text", text: "a\nb\nc\n", old: "a\r\nb\r\n", new: "x\r\n", want: "x\nc\n", count: 1},
