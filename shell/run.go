@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -70,8 +71,8 @@ func (r Result) Status() string {
 }
 
 // Environ returns the environment for commands: the server's own minus its
-// AGENTLS_* variables, with TERM=dumb, no pagers or colours, no git prompts,
-// and TMPDIR set to tmpDir.
+// AGENTLS_* variables and the relative entries of PATH, with TERM=dumb, no
+// pagers or colours, no git prompts, and TMPDIR set to tmpDir.
 func Environ(tmpDir string) []string {
 	set := map[string]string{
 		"TERM": "dumb", "PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
@@ -86,12 +87,28 @@ func Environ(tmpDir string) []string {
 		if _, ok := set[k]; ok {
 			continue
 		}
+		if k == "PATH" {
+			kv = "PATH=" + absolutePath(kv[len("PATH="):])
+		}
 		env = append(env, kv)
 	}
 	for _, k := range []string{"TERM", "PAGER", "GIT_PAGER", "GIT_TERMINAL_PROMPT", "NO_COLOR", "TMPDIR"} {
 		env = append(env, k+"="+set[k])
 	}
 	return env
+}
+
+// absolutePath drops the empty, "." and other relative entries of a PATH
+// value: they resolve against the workspace, where a checked-out `ls` would
+// then run in place of the real one.
+func absolutePath(path string) string {
+	var keep []string
+	for _, dir := range filepath.SplitList(path) {
+		if filepath.IsAbs(dir) {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
 }
 
 // shellPath is /bin/bash, or /bin/sh where bash is missing.

@@ -43,6 +43,15 @@ func TestRunExitStatusAndOutput(t *testing.T) {
 	}
 }
 
+func TestEnvironPath(t *testing.T) {
+	t.Setenv("PATH", "/usr/bin:.::bin:/bin:node_modules/.bin")
+	for _, kv := range Environ("/tmp/x") {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok && v != "/usr/bin:/bin" {
+			t.Errorf("PATH = %q, want only the absolute entries", v)
+		}
+	}
+}
+
 func TestRunStdinIsDevNull(t *testing.T) {
 	res, err := Run(context.Background(), testSpec(t, `cat; echo end`))
 	if err != nil {
