@@ -895,8 +895,16 @@ e2e_test(':AgentlsCall puts the result in a buffer', function()
     local b = find_buf(name)
     return b ~= nil and buf_text(b):find('func Hello', 1, true) ~= nil
   end, 10000)
-  eq({ name = 'read_file', isError = false }, vim.b[find_buf(name)].agentls_result)
-  vim.cmd('silent! bwipeout! ' .. find_buf(name))
+  local first = find_buf(name)
+  eq({ name = 'read_file', isError = false }, vim.b[first].agentls_result)
+  -- a second call reuses the buffer; an error result is marked
+  vim.cmd('AgentlsCall read_file {"path": "no/such/file.txt"}')
+  wait_for('the second result', function()
+    return vim.b[first].agentls_result and vim.b[first].agentls_result.isError == true
+  end, 10000)
+  eq(first, find_buf(name))
+  truthy(not buf_text(first):find('func Hello', 1, true), 'content replaced')
+  vim.cmd('silent! bwipeout! ' .. first)
 end)
 
 e2e_test(':AgentlsCall without arguments prompts with a prefill from the schema', function()

@@ -22,7 +22,12 @@ end
 ---@return integer bufnr
 function M.scratch(name, lines, opts)
   opts = opts or {}
-  local bufnr = vim.fn.bufnr('^' .. vim.fn.escape(name, '\\/.*$^~[]') .. '$')
+  local bufnr = -1
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b) == name then
+      bufnr = b
+    end
+  end
   if bufnr == -1 then
     bufnr = vim.api.nvim_create_buf(false, true)
     vim.api.nvim_buf_set_name(bufnr, name)
