@@ -70,11 +70,17 @@ func (p *Policy) Decide(a *Analysis) Decision {
 	if d, ok := p.mustAsk(a); ok {
 		return d
 	}
+	// Relative redirection targets are resolved against the workspace
+	// root; after a cd they could be anywhere.
+	redirCwd := p.Root
+	if hasCommand(a, "cd") || hasCommand(a, "pushd") || hasCommand(a, "popd") {
+		redirCwd = ""
+	}
 	for _, r := range a.Redirects {
 		if redirectReadOnly(r) {
 			continue
 		}
-		if r.Target.Dynamic || !p.inside(p.resolve(p.Root, r.Target.Text), false) {
+		if r.Target.Dynamic || !p.inside(p.resolve(redirCwd, r.Target.Text), false) {
 			return Decision{Verdict: Ask, Rule: "write outside the workspace",
 				Detail: fmt.Sprintf("redirection %s%s %s writes outside the workspace", r.Fd, r.Op, r.Target.Text)}
 		}

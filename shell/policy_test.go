@@ -33,6 +33,8 @@ func TestPolicyDecide(t *testing.T) {
 		{"echo hi > notes.txt", Ask, "not read-only"},
 		{"go test > /etc/out", Ask, "write outside the workspace"},
 		{"ls > $OUT", Ask, "write outside the workspace"},
+		{"cd /tmp && go test > out.txt", Ask, "write outside the workspace"},
+		{"go test > /work/proj/out.txt", Allow, `bash.allow "go test"`},
 		// User deny patterns win, through wrappers and git's global options.
 		{"git push origin main", Refuse, `bash.deny "git push"`},
 		{"ls && git push", Refuse, `bash.deny "git push"`},
