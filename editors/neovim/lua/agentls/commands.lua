@@ -266,11 +266,12 @@ function M.status_lines()
     local status, err = agentls.index_status_sync(3000, { client_id = c.id })
     if status then
       local langs = languages(status.languages)
-      lines[#lines + 1] = ('    index: %s, %s files, %s symbols%s'):format(
+      lines[#lines + 1] = ('    index: %s, %s files, %s symbols%s%s'):format(
         tostring(status.state),
         tostring(status.files),
         tostring(status.symbols),
-        langs ~= '' and (' (' .. langs .. ')') or ''
+        langs ~= '' and (' (' .. langs .. ')') or '',
+        type(status.error) == 'string' and status.error ~= '' and ('; error: ' .. status.error) or ''
       )
     else
       lines[#lines + 1] = '    index: ' .. tostring(err)

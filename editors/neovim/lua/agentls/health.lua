@@ -74,6 +74,8 @@ function M.check()
       health.warn('index: this agentls has no symbol index (' .. tostring(err) .. ')')
     elseif not status then
       health.error('index: ' .. tostring(err))
+    elseif type(status.error) == 'string' and status.error ~= '' then
+      health.error('index: ' .. status.error)
     elseif status.state == 'ready' then
       health.ok(('index ready: %s files, %s symbols'):format(tostring(status.files), tostring(status.symbols)))
     else
