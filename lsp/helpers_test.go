@@ -124,7 +124,7 @@ func (p panicky) FolderOpened(f *lsp.Folder) func() {
 
 type session struct {
 	*lsptest.Editor
-	t       *testing.T
+	t       testing.TB
 	root    string
 	folders chan *lsp.Folder
 }
@@ -132,6 +132,14 @@ type session struct {
 // start runs a server with opts against a fresh fake editor; root is a
 // temporary folder with files (relative path → content).
 func start(t *testing.T, opts lsp.Options, files map[string]string) *session {
+	return startTB(t, opts, files)
+}
+
+func startB(b *testing.B, files map[string]string) *session {
+	return startTB(b, lsp.Options{}, files)
+}
+
+func startTB(t testing.TB, opts lsp.Options, files map[string]string) *session {
 	t.Helper()
 	root := t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)

@@ -118,3 +118,20 @@ func FuzzApplyChanges(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDidChangeApply is the server's side of one keystroke in a
+// 5,000-line buffer: decode the didChange, find the position, build the new
+// text and hand it to the overlay.
+func BenchmarkDidChangeApply(b *testing.B) {
+	var sb strings.Builder
+	for i := range 5000 {
+		sb.WriteString("\tvalue := compute(1234, \"some text\") // comment 中文\n")
+		_ = i
+	}
+	text := sb.String()
+	b.ResetTimer()
+	for i := range b.N {
+		line := uint32(i*7919) % 5000
+		text = applyChanges(text, []textChange{{Range: &Range{Start: Position{line, 3}, End: Position{line, 3}}, Text: "x"}}, encUTF16)
+	}
+}
