@@ -82,8 +82,10 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	if searched != "." {
 		none = fmt.Sprintf("No files match %s in %s/.", a.Pattern, searched)
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+	if st, err := os.Stat(dir); err != nil {
 		return none, nil
+	} else if !st.IsDir() {
+		return "", fmt.Errorf("%s is a file, not a directory to search: pass a directory as path", dirRel)
 	}
 	// Without "**" a match is exactly as deep as the pattern.
 	maxDepth := -1

@@ -110,6 +110,13 @@ func TestGlob(t *testing.T) {
 	if out := mustExec(t, ctx, "glob", `{"pattern":"nowhere/**"}`); out != "No files match nowhere/** in nowhere/." {
 		t.Errorf("missing dir: %q", out)
 	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"util/strings.go"}`); out != "util/strings.go" {
+		t.Errorf("literal path: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"main.go"}`); out != "main.go" {
+		t.Errorf("literal name: %q", out)
+	}
+	wantErr(t, ctx, "glob", `{"pattern":"*","path":"main.go"}`, "main.go is a file")
 	wantErr(t, ctx, "glob", `{"pattern":"[a-"}`, "not a valid glob")
 	wantErr(t, ctx, "glob", `{"pattern":"/etc/*"}`, "relative")
 	wantErr(t, ctx, "glob", `{"pattern":"../*"}`, `".."`)
