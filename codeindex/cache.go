@@ -20,11 +20,12 @@ import (
 // build): it can make a start faster, never make it fail.
 //
 // Layout: magic, version, root, file count, then per file its path,
-// language, size, mtime, crc and symbols (strings as uvarint length +
-// bytes, numbers as uvarints), and a CRC-32C of all that.
+// language, size, mtime, crc and symbols (name, kind, container, ranges;
+// strings as uvarint length + bytes, numbers as uvarints), and a CRC-32C
+// of all that.
 const (
 	cacheMagic   = "agentls-codeindex\n"
-	cacheVersion = 1
+	cacheVersion = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -80,8 +81,6 @@ func (ix *Index) saveCache() error {
 				s.NameRange.Start.Line, s.NameRange.Start.Col, s.NameRange.End.Line, s.NameRange.End.Col} {
 				b = binary.AppendUvarint(b, uint64(v))
 			}
-			b = appendString(b, s.Signature)
-			b = appendString(b, s.Doc)
 		}
 	}
 	ix.mu.RUnlock()
@@ -171,8 +170,6 @@ func decodeCache(raw []byte, root string) (files map[string]*fileEntry, err erro
 			s.Path = f.rel
 			s.Range = Range{Pos{d.u32(), d.u32()}, Pos{d.u32(), d.u32()}}
 			s.NameRange = Range{Pos{d.u32(), d.u32()}, Pos{d.u32(), d.u32()}}
-			s.Signature = d.str()
-			s.Doc = d.str()
 		}
 		if f.lang == nil {
 			continue // a language this binary no longer has

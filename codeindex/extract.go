@@ -187,8 +187,6 @@ func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path
 			Path:      path,
 			Range:     toRange(d.rng),
 			NameRange: toRange(d.nameRng),
-			Signature: lineAt(src, d.nameRng.StartByte, d.nameRng.StartPoint.Column),
-			Doc:       docAbove(l, src, d.start, d.rng.StartPoint.Column),
 		})
 	}
 	sort.SliceStable(syms, func(i, j int) bool { return posLess(syms[i].NameRange.Start, syms[j].NameRange.Start) })
@@ -282,6 +280,41 @@ func posLess(a, b Pos) bool {
 }
 
 const maxSignature = 200
+
+// describe fills the Signature and Doc of syms, all of one file of
+// language l whose text is src. Symbols whose name is not where they say
+// (src changed since they were found) are left as they are. The index
+// keeps neither (they would be a third of its memory) and fills them in
+// for the symbols it returns.
+func describe(l *Language, src []byte, syms []Symbol) {
+	var starts []int // line start offsets, computed up to the line needed
+	lineStart := func(line uint32) int {
+		if starts == nil {
+			starts = append(starts, 0)
+		}
+		for len(starts) <= int(line) {
+			last := starts[len(starts)-1]
+			i := bytes.IndexByte(src[last:], '\n')
+			if i < 0 {
+				return -1
+			}
+			starts = append(starts, last+i+1)
+		}
+		return starts[line]
+	}
+	for i := range syms {
+		s := &syms[i]
+		ls := lineStart(s.NameRange.Start.Line)
+		off := ls + int(s.NameRange.Start.Col)
+		if ls < 0 || off+len(s.Name) > len(src) || string(src[off:off+len(s.Name)]) != s.Name {
+			continue
+		}
+		s.Signature = lineAt(src, uint32(off), s.NameRange.Start.Col)
+		if ds := lineStart(s.Range.Start.Line); ds >= 0 {
+			s.Doc = docAbove(l, src, uint32(ds)+s.Range.Start.Col, s.Range.Start.Col)
+		}
+	}
+}
 
 // lineAt returns the trimmed line that holds byte off, col bytes into it.
 func lineAt(src []byte, off, col uint32) string {

@@ -52,7 +52,7 @@ func TestLanguages(t *testing.T) {
 			if l == nil {
 				t.Fatalf("no language for %s", src.Name)
 			}
-			got := describe(t, l, src.Name, src.Data)
+			got := describeFile(t, l, src.Name, src.Data)
 			if *update {
 				if want < 0 {
 					ar.Files = append(ar.Files, txtar.File{Name: "symbols"})
@@ -74,8 +74,8 @@ func TestLanguages(t *testing.T) {
 	}
 }
 
-// describe lists the definitions and references of one file, a line each.
-func describe(t *testing.T, l *Language, name string, src []byte) string {
+// describeFile lists the definitions and references of one file, a line each.
+func describeFile(t *testing.T, l *Language, name string, src []byte) string {
 	x := newExtractor()
 	defer x.Close()
 	tree, err := x.parse(context.Background(), l, src, nil, false)
@@ -85,6 +85,7 @@ func describe(t *testing.T, l *Language, name string, src []byte) string {
 	defer tree.Close()
 	var b bytes.Buffer
 	defs := x.definitions(l, tree, src, name)
+	describe(l, src, defs)
 	for _, s := range defs {
 		q := s.Name
 		if s.Container != "" {
@@ -107,6 +108,7 @@ func describe(t *testing.T, l *Language, name string, src []byte) string {
 		}
 		defer st.Close()
 		sk := x.definitions(l, st, src, name)
+		describe(l, src, sk)
 		if a, b := fmt.Sprint(sk), fmt.Sprint(defs); a != b {
 			t.Errorf("skeleton definitions differ:\n%s\nfull:\n%s", a, b)
 		}

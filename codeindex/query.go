@@ -62,7 +62,6 @@ func (ix *Index) Search(q SearchQuery) []Match {
 		return strings.Compare(a.ne.name, b.ne.name)
 	}
 	ix.mu.RLock()
-	defer ix.mu.RUnlock()
 	// Keep the best names only: sort and cut whenever the list grows
 	// large.
 	keep := 4*limit + 64
@@ -141,10 +140,68 @@ func (ix *Index) Search(q SearchQuery) []Match {
 		group := out[start:]
 		sort.Slice(group, func(a, b int) bool { return matchLess(&group[a], &group[b]) })
 		if len(out) >= limit {
-			return out[:limit]
+			out = out[:limit]
+			break
 		}
 	}
+	ix.mu.RUnlock()
+	ix.fillMatches(out)
 	return out
+}
+
+// fill sets Signature and Doc of syms from the current text of their files.
+// The caller must not hold mu.
+func (ix *Index) fill(syms []Symbol) {
+	byPath := make(map[string][]Symbol)
+	var order []string
+	for _, s := range syms {
+		if byPath[s.Path] == nil {
+			order = append(order, s.Path)
+		}
+		byPath[s.Path] = append(byPath[s.Path], s)
+	}
+	filled := make(map[string][]Symbol, len(order))
+	for _, p := range order {
+		group := byPath[p]
+		l := LanguageFor(p)
+		src := ix.textOf(p)
+		if l != nil && src != nil {
+			describe(l, src, group)
+		}
+		filled[p] = group
+	}
+	next := make(map[string]int, len(order))
+	for i := range syms {
+		p := syms[i].Path
+		syms[i] = filled[p][next[p]]
+		next[p]++
+	}
+}
+
+func (ix *Index) fillMatches(ms []Match) {
+	syms := make([]Symbol, len(ms))
+	for i := range ms {
+		syms[i] = ms[i].Symbol
+	}
+	ix.fill(syms)
+	for i := range ms {
+		ms[i].Symbol = syms[i]
+	}
+}
+
+// textOf returns the text of a file: its buffer when open, else the disk.
+func (ix *Index) textOf(rel string) []byte {
+	ix.bufMu.Lock()
+	b := ix.buffers[rel]
+	ix.bufMu.Unlock()
+	if b != nil {
+		return b.src
+	}
+	src, err := readDisk(ix.abs(rel))
+	if err != nil {
+		return nil
+	}
+	return src
 }
 
 func matchLess(a, b *Match) bool {
@@ -239,6 +296,7 @@ func (ix *Index) Definition(name, from string) []Symbol {
 	}
 	ix.mu.RUnlock()
 	sortNear(out, from, func(s *Symbol) (string, Pos) { return s.Path, s.NameRange.Start })
+	ix.fill(out)
 	return out
 }
 
@@ -276,12 +334,15 @@ func sortNear[T any](items []T, from string, key func(*T) (string, Pos)) {
 func (ix *Index) Outline(p string) (syms []Symbol, ok bool) {
 	rel, _ := ix.paths(p)
 	ix.mu.RLock()
-	defer ix.mu.RUnlock()
 	f := ix.files[rel]
 	if f == nil {
+		ix.mu.RUnlock()
 		return nil, false
 	}
-	return append([]Symbol(nil), f.syms...), true
+	syms = append([]Symbol(nil), f.syms...)
+	ix.mu.RUnlock()
+	ix.fill(syms)
+	return syms, true
 }
 
 // Node is a symbol with the symbols nested in it.

@@ -253,8 +253,12 @@ func (ix *Index) Map(ctx context.Context, path string, lines int) (string, error
 	}
 	var b strings.Builder
 	for _, p := range order {
-		syms := byFile[p]
+		syms := make([]Symbol, len(byFile[p]))
+		for i, r := range byFile[p] {
+			syms[i] = r.Symbol
+		}
 		sort.Slice(syms, func(i, j int) bool { return posLess(syms[i].NameRange.Start, syms[j].NameRange.Start) })
+		ix.fill(syms)
 		fmt.Fprintf(&b, "%s:\n", p)
 		for _, s := range syms {
 			fmt.Fprintf(&b, "  %d: %s\n", s.NameRange.Start.Line+1, s.Signature)

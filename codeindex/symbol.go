@@ -129,6 +129,8 @@ type Symbol struct {
 	Path      string // relative to the workspace root, '/'-separated
 	Range     Range  // the whole definition
 	NameRange Range
+	// Signature and Doc are filled in by the queries that return symbols
+	// (Search, Definition, Outline, Ranked), not by Definitions.
 	Signature string // the line that holds the name, trimmed
 	Doc       string // the first line of the doc comment above, markers removed
 }
