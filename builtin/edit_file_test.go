@@ -222,3 +222,19 @@ func TestEditFileNoChange(t *testing.T) {
 		t.Errorf("file = %q", got)
 	}
 }
+
+func TestEditThroughInnerSymlink(t *testing.T) {
+	ctx, s := newTestSession(t, "-- real/a.txt --\none\n")
+	root := s.WS.Root()
+	if err := os.Symlink("real/a.txt", filepath.Join(root, "link.txt")); err != nil {
+		t.Skip(err)
+	}
+	mustExec(t, ctx, "read_file", `{"path":"link.txt"}`)
+	mustExec(t, ctx, "edit_file", `{"path":"link.txt","old_string":"one","new_string":"two"}`)
+	if got := readWS(t, s, "real/a.txt"); got != "two\n" {
+		t.Errorf("target = %q", got)
+	}
+	if st, err := os.Lstat(filepath.Join(root, "link.txt")); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link.txt is no longer a symlink: %v", err)
+	}
+}
