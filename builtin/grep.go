@@ -164,7 +164,10 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		return nil, false
 	}
 	var files textsearch.Source
-	if table := grepTable(s, opts); table != nil {
+	// The table lists what a walk of the whole folder visits; a search
+	// inside a hidden or ignored directory walks that directory itself.
+	inTable := rel == "." || !hiddenPath(rel) && (a.IncludeIgnored || !ws.Ignored(abs, true))
+	if table := grepTable(s, opts); table != nil && inTable {
 		files = table.Source(rel, filter, overlay)
 	} else {
 		files = func(ctx context.Context, fn func(textsearch.File)) error {
@@ -229,7 +232,7 @@ func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Tab
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.searches++
-	if st.searches == 1 {
+	if st.searches == 1 || st.tables == nil { // first search, or closed
 		return nil
 	}
 	if st.cancel == nil {
@@ -245,6 +248,11 @@ func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Tab
 	key := [2]bool{opts.Hidden, opts.IncludeIgnored}
 	t := st.tables[key]
 	if t == nil {
+		budget := int64(textsearch.DefaultCacheBudget)
+		var mb int64
+		if s.Setting("grep.cacheMB", &mb) && mb >= 0 {
+			budget = mb << 20
+		}
 		ws := s.WS
 		t = textsearch.NewTable(ws.Root(), func(ctx context.Context, fn func(abs, rel string, isDir bool)) error {
 			return ws.Walk(ctx, ws.Root(), opts, func(e workspace.WalkEntry) error {
@@ -253,7 +261,7 @@ func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Tab
 				}
 				return nil
 			})
-		}, textsearch.DefaultCacheBudget)
+		}, budget)
 		st.tables[key] = t
 	}
 	return t

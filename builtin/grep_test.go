@@ -365,9 +365,17 @@ func TestGrepFlags(t *testing.T) {
 		{`{"pattern":"Logged|Generated|Skipped|Markdown","output_mode":"files_with_matches"}`, "No matches found."},
 		{`{"pattern":"Logged|Generated|Skipped|Markdown","output_mode":"files_with_matches","include_ignored":true}`, "app.log\nbuild/gen.go\nsub/deep/skip.go\nsub/deep/x.md"},
 		{`{"pattern":"Generated","path":"build/gen.go"}`, "build/gen.go:1:func Generated() {}"},
+		{`{"pattern":"Generated","path":"build"}`, "build/gen.go:1:func Generated() {}"},
+		{`{"pattern":"Hidden","path":".hidden"}`, ".hidden/h.go:1:func Hidden() {}"},
 		{`{"pattern":"return nil","context":1}`, "a.go-2-\na.go:3:func Alpha() error { return nil }\na.go-4-// TODO: alpha"},
 	}
+	// Each query on a fresh session (one walk, like the command line) and on
+	// one long session (its resident file table).
 	for _, c := range cases {
+		fresh, _ := newTestSession(t, grepArchive)
+		if got := mustExec(t, fresh, "grep", c.args); got != c.want {
+			t.Errorf("%s (fresh session):\ngot\n%s\nwant\n%s", c.args, got, c.want)
+		}
 		if got := mustExec(t, ctx, "grep", c.args); got != c.want {
 			t.Errorf("%s:\ngot\n%s\nwant\n%s", c.args, got, c.want)
 		}

@@ -72,7 +72,7 @@ const racyWindow = 2 * time.Second
 const maxCachedFile = 8 << 20
 
 // DefaultCacheBudget is the content a Table keeps by default.
-const DefaultCacheBudget = 512 << 20
+const DefaultCacheBudget = 256 << 20
 
 // NewTable makes an empty table that lists files with walk and keeps up to
 // budget bytes of content (0: none).
