@@ -196,3 +196,16 @@ func TestPushedSettings(t *testing.T) {
 		return false
 	})
 }
+
+func TestNestedFoldersShareBuffers(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"outer/inner/x.txt": "disk\n"})
+	outer, inner := s.path("outer"), s.path("outer/inner")
+	s.Initialize(nil, nil, outer, inner)
+	x := s.path("outer/inner/x.txt")
+	s.Open(x, "buffer\n")
+	for _, ws := range []string{outer, inner} {
+		var r lsptest.Result
+		s.ExecuteCommand("agentls.callTool", map[string]any{"name": "read_file", "arguments": map[string]any{"path": x}, "workspace": lsptest.URI(ws)}, &r)
+		mustContain(t, "read_file in "+ws, r.Content, "buffer")
+	}
+}

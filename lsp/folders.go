@@ -71,22 +71,18 @@ func (s *Server) addFolder(wf workspaceFolder) {
 
 	s.mu.Lock()
 	s.folders = append(s.folders, f)
-	// Documents opened before this folder, and those of an enclosing
-	// folder, now belong to it.
+	// Documents opened before this folder now belong to it too.
+	var opened []document
 	for _, d := range s.docs {
-		if d.path == "" || !ws.Contains(d.path) {
-			continue
+		if d.path != "" && ws.Contains(d.path) {
+			d.folders = append(d.folders, f)
+			opened = append(opened, *d)
 		}
-		if d.folder != nil && len(d.folder.WS.Root()) >= len(ws.Root()) {
-			continue
-		}
-		if d.folder != nil {
-			d.folder.WS.Close(d.path)
-		}
-		d.folder = f
-		ws.Open(d.path, d.version, d.text)
 	}
 	s.mu.Unlock()
+	for _, d := range opened {
+		ws.Open(d.path, d.version, d.text)
+	}
 	for _, ext := range s.opts.Extensions {
 		if closed := ext.FolderOpened(f); closed != nil {
 			f.closers = append(f.closers, closed)
@@ -95,8 +91,7 @@ func (s *Server) addFolder(wf workspaceFolder) {
 	s.log.Info("folder added", "uri", f.URI, "root", ws.Root())
 }
 
-// removeFolder ends the folder's session; its open documents move to an
-// enclosing folder if there is one.
+// removeFolder ends the folder's session.
 func (s *Server) removeFolder(uri string) {
 	s.mu.Lock()
 	i := slices.IndexFunc(s.folders, func(f *Folder) bool { return f.URI == uri })
@@ -107,13 +102,7 @@ func (s *Server) removeFolder(uri string) {
 	f := s.folders[i]
 	s.folders = slices.Delete(s.folders, i, i+1)
 	for _, d := range s.docs {
-		if d.folder != f {
-			continue
-		}
-		d.folder = s.folderForLocked(d.path)
-		if d.folder != nil {
-			d.folder.WS.Open(d.path, d.version, d.text)
-		}
+		d.folders = slices.DeleteFunc(d.folders, func(g *Folder) bool { return g == f })
 	}
 	s.mu.Unlock()
 	s.closeFolder(f)
@@ -137,6 +126,17 @@ func (s *Server) closeFolders() {
 	for _, f := range folders {
 		s.closeFolder(f)
 	}
+}
+
+// foldersForLocked lists every folder containing path. s.mu must be held.
+func (s *Server) foldersForLocked(path string) []*Folder {
+	var out []*Folder
+	for _, f := range s.folders {
+		if f.WS.Contains(path) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // folderForLocked is the innermost folder containing path. s.mu must be held.

@@ -174,7 +174,18 @@ func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer)
 	}
 	s.cancel()
 	s.conn.Close()
-	s.wg.Wait()
+	// Every request's context is cancelled; tools return promptly on it.
+	// One that does not is not waited for past ShutdownWait: the folder
+	// sessions are closed (ending their processes) either way.
+	waited := make(chan struct{})
+	go func() { s.wg.Wait(); close(waited) }()
+	timer := time.NewTimer(s.opts.ShutdownWait)
+	select {
+	case <-waited:
+	case <-timer.C:
+		s.log.Error("requests still running at exit", "after", s.opts.ShutdownWait)
+	}
+	timer.Stop()
 	s.closeFolders()
 	s.mu.Lock()
 	defer s.mu.Unlock()

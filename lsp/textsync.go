@@ -9,8 +9,8 @@ import (
 // is, line endings included; the folder's overlay holds the same string.
 type document struct {
 	uri     string
-	path    string  // "" when the URI is not a file
-	folder  *Folder // nil when no folder contains it
+	path    string    // "" when the URI is not a file; symlinks resolved when that puts it in a folder
+	folders []*Folder // every folder containing it (nested folders share the buffer)
 	version int32
 	text    string
 }
@@ -38,16 +38,20 @@ func (s *Server) didOpen(raw json.RawMessage) {
 		d.path = path
 	}
 	s.mu.Lock()
-	if old, ok := s.docs[td.URI]; ok && old.folder != nil {
-		old.folder.WS.Close(old.path)
-	}
+	old, reopened := s.docs[td.URI]
 	if d.path != "" {
-		d.folder = s.folderForLocked(d.path)
+		d.path = s.folderPathLocked(d.path)
+		d.folders = s.foldersForLocked(d.path)
 	}
 	s.docs[td.URI] = d
 	s.mu.Unlock()
-	if d.folder != nil {
-		d.folder.WS.Open(d.path, d.version, d.text)
+	if reopened {
+		for _, f := range old.folders {
+			f.WS.Close(old.path)
+		}
+	}
+	for _, f := range d.folders {
+		f.WS.Open(d.path, d.version, d.text)
 	}
 }
 
@@ -74,9 +78,9 @@ func (s *Server) didChange(raw json.RawMessage) {
 	text := applyChanges(d.text, p.ContentChanges, enc)
 	s.mu.Lock()
 	d.text, d.version = text, p.TextDocument.Version
-	f := d.folder
+	folders := d.folders
 	s.mu.Unlock()
-	if f != nil {
+	for _, f := range folders {
 		f.WS.Change(d.path, p.TextDocument.Version, text)
 	}
 }
@@ -91,12 +95,12 @@ func (s *Server) didSave(raw json.RawMessage) {
 	}
 	s.mu.Lock()
 	d, ok := s.docs[p.TextDocument.URI]
-	var f *Folder
+	var folders []*Folder
 	if ok {
-		f = d.folder
+		folders = d.folders
 	}
 	s.mu.Unlock()
-	if f != nil {
+	for _, f := range folders {
 		f.WS.Saved(d.path)
 	}
 }
@@ -112,8 +116,10 @@ func (s *Server) didClose(raw json.RawMessage) {
 	d, ok := s.docs[p.TextDocument.URI]
 	delete(s.docs, p.TextDocument.URI)
 	s.mu.Unlock()
-	if ok && d.folder != nil {
-		d.folder.WS.Close(d.path)
+	if ok {
+		for _, f := range d.folders {
+			f.WS.Close(d.path)
+		}
 	}
 }
 
@@ -134,9 +140,10 @@ func (s *Server) didChangeWatchedFiles(raw json.RawMessage) {
 			continue
 		}
 		s.mu.Lock()
-		f := s.folderForLocked(path)
+		path = s.folderPathLocked(path)
+		folders := s.foldersForLocked(path)
 		s.mu.Unlock()
-		if f != nil {
+		for _, f := range folders {
 			f.WS.NotifyChanged(filepath.Clean(path))
 		}
 	}
@@ -152,4 +159,20 @@ func (s *Server) docByPath(path string) (document, bool) {
 		}
 	}
 	return document{}, false
+}
+
+// folderPathLocked returns path, or the path with symlinks resolved when
+// only that form lies in a folder (folder roots are symlink-resolved; a
+// client may spell a path through a link, e.g. /var → /private/var).
+func (s *Server) folderPathLocked(path string) string {
+	if s.folderForLocked(path) != nil || len(s.folders) == 0 {
+		return path
+	}
+	dir, base := filepath.Split(path)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		if p := filepath.Join(real, base); s.folderForLocked(p) != nil {
+			return p
+		}
+	}
+	return path
 }
