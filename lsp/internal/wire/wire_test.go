@@ -1,0 +1,100 @@
+package wire
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestReadFrame(t *testing.T) {
+	r := bufio.NewReader(strings.NewReader("Content-Length: 2\r\nContent-Type: x\r\n\r\n{}content-length: 4\r\n\r\nnull"))
+	for _, want := range []string{"{}", "null"} {
+		b, err := ReadFrame(r)
+		if err != nil || string(b) != want {
+			t.Fatalf("ReadFrame = %q, %v; want %q", b, err, want)
+		}
+	}
+	if _, err := ReadFrame(r); !errors.Is(err, io.EOF) {
+		t.Errorf("at the end: %v, want EOF", err)
+	}
+	for _, bad := range []string{"Content-Length: x\r\n\r\n", "\r\n{}", "no colon\r\n\r\n", "Content-Length: 10\r\n\r\n{}"} {
+		if _, err := ReadFrame(bufio.NewReader(strings.NewReader(bad))); err == nil {
+			t.Errorf("ReadFrame(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestIDKey(t *testing.T) {
+	same := [][2]string{{`5`, `5.0`}, {`5`, ` 5 `}, {`"a"`, `"\u0061"`}}
+	for _, p := range same {
+		if IDKey(json.RawMessage(p[0])) != IDKey(json.RawMessage(p[1])) {
+			t.Errorf("IDKey(%s) != IDKey(%s)", p[0], p[1])
+		}
+	}
+	if IDKey(json.RawMessage(`5`)) == IDKey(json.RawMessage(`"5"`)) {
+		t.Errorf("a number and a string id must differ")
+	}
+}
+
+// pipePair connects two Conns.
+func pipePair() (a, b *Conn) {
+	ar, bw := io.Pipe()
+	br, aw := io.Pipe()
+	a = NewConn(ar, aw, closeAll{ar, aw})
+	b = NewConn(br, bw, closeAll{br, bw})
+	return a, b
+}
+
+type closeAll []io.Closer
+
+func (c closeAll) Close() error {
+	for _, x := range c {
+		x.Close()
+	}
+	return nil
+}
+
+func TestCallReplyAndParseError(t *testing.T) {
+	a, b := pipePair()
+	defer a.Close()
+	defer b.Close()
+	got := make(chan *Message, 4)
+	go a.Run(func(m *Message) { got <- m })
+	go b.Run(func(m *Message) {
+		switch m.Method {
+		case "echo":
+			b.Reply(m.ID, m.Params, nil)
+		case "fail":
+			b.Reply(m.ID, nil, Errorf(CodeInvalidParams, "bad"))
+		case "note":
+			b.Notify("noted", m.Params)
+		}
+	})
+	ctx := context.Background()
+	var out map[string]int
+	if err := a.Call(ctx, "echo", map[string]int{"x": 1}, &out); err != nil || out["x"] != 1 {
+		t.Fatalf("echo: %v %v", out, err)
+	}
+	var we *Error
+	if err := a.Call(ctx, "fail", nil, nil); !errors.As(err, &we) || we.Code != CodeInvalidParams {
+		t.Fatalf("fail: %v", err)
+	}
+	if err := a.CallID(ctx, json.RawMessage(`"str-id"`), "echo", 7, &out); err == nil {
+		t.Fatalf("decoding 7 into a map should fail")
+	}
+	// A body that is not JSON gets a parse error; the connection goes on.
+	a.WriteRaw([]byte("{oops"))
+	a.Notify("note", "hi")
+	m := <-got
+	if m.Method != "noted" || string(m.Params) != `"hi"` {
+		t.Fatalf("after a malformed body: %+v", m)
+	}
+	a.Close()
+	if err := a.Call(ctx, "echo", 1, nil); !errors.Is(err, ErrClosed) && err == nil {
+		t.Errorf("call on a closed conn: %v", err)
+	}
+}
