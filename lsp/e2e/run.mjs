@@ -127,6 +127,8 @@ conn.onRequest('window/showMessageRequest', (p) => { prompts.push(p.message); re
 conn.onRequest('workspace/configuration', (p) => p.items.map(() => null));
 conn.onRequest('window/workDoneProgress/create', () => null);
 conn.onRequest('client/registerCapability', () => null);
+const progress = [];
+conn.onNotification('$/progress', (p) => progress.push(p));
 conn.onNotification(() => {});
 conn.listen();
 
@@ -225,6 +227,14 @@ async function main() {
   } catch (e) {
     check(e instanceof ResponseError && e.code === -32602, 'a call without name is invalid params', e.code);
   }
+
+  // Progress on the client's workDoneToken: begin, the output bash streams, end.
+  r = await withTimeout(conn.sendRequest('workspace/executeCommand', {
+    command: 'agentls.callTool', arguments: [{ name: 'bash', arguments: { command: 'echo progress-line' } }], workDoneToken: 'e2e-token',
+  }), 'bash with progress');
+  const mine = progress.filter((p) => p.token === 'e2e-token').map((p) => p.value);
+  check(!r.isError && r.content.includes('progress-line'), 'bash runs', r);
+  check(mine[0]?.kind === 'begin' && mine.at(-1)?.kind === 'end', '$/progress begin … end on the workDoneToken', mine);
 
   // Cancellation: VS Code sends $/cancelRequest with the numeric id.
   const cts = new CancellationTokenSource();
