@@ -249,6 +249,15 @@ async function main() {
     check(e instanceof ResponseError && e.code === -32800 && ms < 5000, `a cancelled call answers -32800 promptly (${ms} ms)`, String(e));
   }
 
+  // A background shell; exit must end it.
+  r = await withTimeout(callTool('bash', { command: 'echo $$ > bg.pid; exec sleep 300', run_in_background: true }), 'background bash');
+  check(!r.isError, 'a background shell starts', r);
+  let bgPid = 0;
+  for (let i = 0; i < 200 && !bgPid; i++) { // the shell writes its pid as it starts
+    try { bgPid = Number(fs.readFileSync(file('bg.pid'), 'utf8').trim()); } catch { await new Promise((res) => setTimeout(res, 25)); }
+  }
+  check(bgPid > 0, 'the background shell wrote its pid', bgPid);
+
   // Shutdown and exit.
   await withTimeout(conn.sendRequest('shutdown'), 'shutdown');
   conn.sendNotification('exit');
@@ -261,6 +270,9 @@ async function main() {
     throw e;
   }
   check(code === 0, 'exit status 0 after shutdown', code);
+  let alive = false;
+  try { process.kill(bgPid, 0); alive = true; } catch { /* gone */ }
+  check(bgPid > 0 && !alive, 'the background shell ended with the server', bgPid);
 }
 
 try {
