@@ -111,9 +111,28 @@ func (panicky) Commands() map[string]lsp.CommandFunc {
 	}}
 }
 func (panicky) Methods() map[string]lsp.MethodFunc {
-	return map[string]lsp.MethodFunc{"test/panic": func(context.Context, *lsp.Server, json.RawMessage) (any, error) {
-		panic("boom")
-	}}
+	return map[string]lsp.MethodFunc{
+		"test/panic": func(context.Context, *lsp.Server, json.RawMessage) (any, error) {
+			panic("boom")
+		},
+		// test/offset answers the byte offset of a position in an open
+		// document, and the position of that offset: the navigation seam.
+		"test/offset": func(_ context.Context, s *lsp.Server, raw json.RawMessage) (any, error) {
+			var p struct {
+				URI      string       `json:"uri"`
+				Position lsp.Position `json:"position"`
+			}
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, lsp.InvalidParams("%v", err)
+			}
+			d, ok := s.Document(p.URI)
+			if !ok {
+				return nil, lsp.InvalidParams("%s is not open", p.URI)
+			}
+			off := s.Offset(d.Text, p.Position)
+			return map[string]any{"offset": off, "position": s.Position(d.Text, off), "version": d.Version}, nil
+		},
+	}
 }
 func (p panicky) FolderOpened(f *lsp.Folder) func() {
 	if p.folders != nil {

@@ -195,9 +195,15 @@ func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer)
 	return 1
 }
 
-// Client is the connection to the editor, for extensions that send
-// notifications or requests of their own.
-func (s *Server) Client() *wire.Conn { return s.conn }
+// Notify sends a notification to the client (for extensions).
+func (s *Server) Notify(method string, params any) error { return s.conn.Notify(method, params) }
+
+// Call sends a request to the client and waits for its answer (for
+// extensions). Never call it from a notification handler: those run on the
+// read loop, which must keep reading for the answer to arrive.
+func (s *Server) Call(ctx context.Context, method string, params, result any) error {
+	return s.conn.Call(ctx, method, params, result)
+}
 
 // handle runs on the read loop: it must not wait on the client.
 func (s *Server) handle(m *wire.Message) {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 )
 
 // document is an open editor buffer. Its text is the client's text as it
@@ -175,4 +176,34 @@ func (s *Server) folderPathLocked(path string) string {
 		}
 	}
 	return path
+}
+
+// Document is an open buffer as navigation handlers need it.
+type Document struct {
+	URI     string
+	Path    string // absolute; "" for a URI that is not a file
+	Version int32
+	Text    string    // exactly as the client has it
+	Folders []*Folder // the folders containing it, in the order they were added
+}
+
+// Document returns the open buffer of uri.
+func (s *Server) Document(uri string) (Document, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.docs[uri]
+	if !ok {
+		return Document{}, false
+	}
+	return Document{URI: d.uri, Path: d.path, Version: d.version, Text: d.text, Folders: slices.Clone(d.folders)}, true
+}
+
+// Offset converts a position of text, in the connection's position
+// encoding, into a byte offset (clamped as the protocol says).
+func (s *Server) Offset(text string, p Position) int { return offsetOf(text, p, s.clientCaps().enc) }
+
+// Position converts a byte offset of text into a position in the
+// connection's encoding.
+func (s *Server) Position(text string, off int) Position {
+	return positionOf(text, off, s.clientCaps().enc)
 }

@@ -83,3 +83,24 @@ func TestNoFolder(t *testing.T) {
 		t.Errorf("listTools with no folder: %+v, %v", lt, err)
 	}
 }
+
+func TestExtensionPositionSeam(t *testing.T) {
+	s := start(t, lsp.Options{}, nil)
+	s.Initialize(nil, nil, s.root)
+	a := s.path("a.txt")
+	s.Open(a, "x😀y\nz")
+	var r struct {
+		Offset   int          `json:"offset"`
+		Position lsp.Position `json:"position"`
+		Version  int32        `json:"version"`
+	}
+	if err := s.Call("test/offset", map[string]any{"uri": lsptest.URI(a), "position": pos(0, 3)}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Offset != 5 || r.Position != (lsp.Position{Line: 0, Character: 3}) || r.Version != 1 {
+		t.Errorf("offset seam = %+v, want offset 5 (after the emoji)", r)
+	}
+	if err := s.Call("test/offset", map[string]any{"uri": "file:///nope", "position": pos(0, 0)}, nil); code(err) != -32602 {
+		t.Errorf("unknown document: %v", err)
+	}
+}
