@@ -58,6 +58,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	delete(ix.skipped, rel)
 	ix.setFileLocked(rel, &fileEntry{rel: rel, lang: l, size: int64(len(src)), syms: syms, open: true})
 	ix.mu.Unlock()
+	ix.notify(rel)
 	return nil
 }
 

@@ -69,6 +69,7 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := x.definitions(l, tree, []byte(text), src.Name)
+			describe(l, []byte(text), want)
 			tree.Close()
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s, edit %d: incremental\n%s\nfresh\n%s\ntext:\n%s", src.Name, i, symLines(got), symLines(want), text)

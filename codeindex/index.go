@@ -47,6 +47,10 @@ type Options struct {
 	NoCache  bool   // neither load nor save the on-disk cache
 	CacheDir string // "" means os.UserCacheDir()/agentls
 	Progress Progress
+	// OnUpdate, when set, is called after the index took in a change of
+	// path (relative to the root) after the build: a buffer update or
+	// close, a file or directory changed on disk.
+	OnUpdate func(path string)
 }
 
 // An Index holds the definitions of every source file of one workspace
@@ -477,6 +481,38 @@ func (ix *Index) FileChanged(path string) {
 	if rel == "" {
 		return
 	}
+	if st, err := os.Lstat(abs); err == nil && st.IsDir() {
+		ix.wg.Add(1)
+		go func() {
+			defer ix.wg.Done()
+			ix.dirChanged(rel, abs)
+			ix.notify(rel)
+		}()
+		return
+	}
+	ix.fileChanged(rel, abs)
+	ix.notify(rel)
+}
+
+func (ix *Index) notify(rel string) {
+	if f := ix.opts.OnUpdate; f != nil && ix.ctx.Err() == nil {
+		f(rel)
+	}
+}
+
+// dirChanged indexes the files under a directory.
+func (ix *Index) dirChanged(rel, abs string) {
+	x := newExtractor()
+	defer x.Close()
+	ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{}, func(e workspace.WalkEntry) error {
+		if l := LanguageFor(e.Rel); l != nil && !e.IsDir && e.Mode.IsRegular() && e.Size <= maxFileSize {
+			ix.indexFile(ix.ctx, x, job{rel: e.Rel, abs: e.Abs, lang: l, size: e.Size, mtime: e.ModTime.UnixNano()}, nil)
+		}
+		return nil
+	})
+}
+
+func (ix *Index) fileChanged(rel, abs string) {
 	ix.bufMu.Lock()
 	_, open := ix.buffers[rel]
 	ix.bufMu.Unlock()
@@ -495,21 +531,6 @@ func (ix *Index) FileChanged(path string) {
 		}
 		delete(ix.skipped, rel)
 		ix.mu.Unlock()
-		return
-	}
-	if st.IsDir() {
-		ix.wg.Add(1)
-		go func() {
-			defer ix.wg.Done()
-			x := newExtractor()
-			defer x.Close()
-			ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{}, func(e workspace.WalkEntry) error {
-				if l := LanguageFor(e.Rel); l != nil && !e.IsDir && e.Mode.IsRegular() && e.Size <= maxFileSize {
-					ix.indexFile(ix.ctx, x, job{rel: e.Rel, abs: e.Abs, lang: l, size: e.Size, mtime: e.ModTime.UnixNano()}, nil)
-				}
-				return nil
-			})
-		}()
 		return
 	}
 	l := LanguageFor(rel)
