@@ -54,7 +54,7 @@ func run(dir string, runs int) error {
 	defer os.RemoveAll(cacheDir)
 
 	// ctags, single-threaded as it is.
-	var ctags time.Duration
+	var ctags, ctagsCPU time.Duration
 	tags := filepath.Join(cacheDir, "tags")
 	if path, err := exec.LookPath("ctags"); err == nil {
 		for range runs {
@@ -65,6 +65,7 @@ func run(dir string, runs int) error {
 			}
 			if d := time.Since(t0); ctags == 0 || d < ctags {
 				ctags = d
+				ctagsCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			}
 		}
 	}
@@ -77,16 +78,16 @@ func run(dir string, runs int) error {
 		}
 		pprof.StartCPUProfile(f)
 	}
-	var cold time.Duration
+	var cold, coldCPU time.Duration
 	var st codeindex.Status
 	for range runs {
 		ix := codeindex.New(ws, codeindex.Options{NoCache: true})
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		if err := ix.Build(ctx); err != nil {
 			return err
 		}
 		if d := time.Since(t0); cold == 0 || d < cold {
-			cold = d
+			cold, coldCPU = d, cpuTime()-c0
 		}
 		st = ix.Status()
 		ix.Close()
@@ -167,7 +168,8 @@ func run(dir string, runs int) error {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	rss := ru.Maxrss * 1024
 
-	fmt.Printf("tree: %s — %d files, %d definitions, %d skipped, GOMAXPROCS %d\n\n", dir, st.Files, st.Symbols, st.Skipped, runtime.GOMAXPROCS(0))
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("tree: %s — %d files, %d definitions, %d skipped, GOMAXPROCS %d, load average %s\n", dir, st.Files, st.Symbols, st.Skipped, runtime.GOMAXPROCS(0), strings.Fields(string(load) + " ?")[0])
 	fmt.Println("| measure | agentls | reference | target |")
 	fmt.Println("| --- | --- | --- | --- |")
 	ratio := func(d time.Duration) string {
@@ -176,7 +178,8 @@ func run(dir string, runs int) error {
 		}
 		return fmt.Sprintf("%.2f×", float64(d)/float64(ctags))
 	}
-	fmt.Printf("| cold build | %s | ctags -R --languages=Go %s (%s) | ≤ 1.0× |\n", ms(cold), ms(ctags), ratio(cold))
+	fmt.Printf("| cold build, wall | %s | ctags -R --languages=Go %s (%s) | ≤ 1.0× |\n", ms(cold), ms(ctags), ratio(cold))
+	fmt.Printf("| cold build, CPU (user+sys) | %s | ctags %s (%.2f×) | |\n", ms(coldCPU), ms(ctagsCPU), float64(coldCPU)/float64(max(ctagsCPU, 1)))
 	fmt.Printf("| warm restart (cache) | %s | %s of ctags | ≤ 0.1× |\n", ms(warm), ratio(warm))
 	if big != "" {
 		fmt.Printf("| incremental, one-line edit of %s (%d lines) | p50 %s, p99 %s | | p50 ≤ 1 ms |\n", relTo(dir, big), strings.Count(text, "\n"), ms(pct(incr, 50)), ms(pct(incr, 99)))
@@ -186,6 +189,13 @@ func run(dir string, runs int) error {
 	fmt.Printf("| peak RSS | %d MB | | ≤ 400 MB |\n", rss>>20)
 	fmt.Printf("| cache size | %.1f MB | | |\n", float64(cacheSize)/(1<<20))
 	return nil
+}
+
+// cpuTime is the user+system time of this process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func ms(d time.Duration) string {
