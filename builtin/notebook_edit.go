@@ -19,8 +19,8 @@ const notebookEditSchema = `{
 		"cell_id": {"type": "string", "description": "the cell's id"},
 		"cell_number": {"type": "integer", "minimum": 0, "description": "the cell's index, 0-based"},
 		"new_source": {"type": "string", "description": "the cell's new source"},
-		"cell_type": {"enum": ["code", "markdown", "raw"], "description": "type of an inserted cell (default code), or the new type of a replaced one"},
-		"edit_mode": {"enum": ["replace", "insert", "delete"], "description": "default replace"}
+		"cell_type": {"type": "string", "enum": ["code", "markdown", "raw"], "description": "type of an inserted cell (default code), or the new type of a replaced one"},
+		"edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"], "description": "default replace"}
 	},
 	"required": ["path"],
 	"additionalProperties": false

@@ -115,7 +115,6 @@ func (d DiskEditor) Rename(ctx context.Context, from, to string, overwrite bool)
 	if src.IsDir() && within(fromAbs, toAbs) {
 		return "", fmt.Errorf("cannot move %s into itself (%s)", fromRel, toRel)
 	}
-	replaced := false
 	if dst, err := os.Lstat(toAbs); err == nil {
 		switch {
 		case !overwrite:
@@ -125,7 +124,6 @@ func (d DiskEditor) Rename(ctx context.Context, from, to string, overwrite bool)
 		case src.IsDir():
 			return "", fmt.Errorf("cannot replace the file %s with the directory %s", toRel, fromRel)
 		}
-		replaced = true
 	}
 	if err := os.MkdirAll(filepath.Dir(toAbs), 0o755); err != nil {
 		return "", fmt.Errorf("create parent of %s: %w", toRel, err)
@@ -135,10 +133,7 @@ func (d DiskEditor) Rename(ctx context.Context, from, to string, overwrite bool)
 	}
 	d.WS.NotifyChanged(fromAbs)
 	d.WS.NotifyChanged(toAbs)
-	if replaced {
-		return fmt.Sprintf("moved %s to %s (replaced the existing file)", fromRel, toRel), nil
-	}
-	return fmt.Sprintf("moved %s to %s", fromRel, toRel), nil
+	return "", nil
 }
 
 // Delete removes abs (resolved with ResolveWrite): a file or symlink, or a
@@ -169,13 +164,13 @@ func (d DiskEditor) Delete(ctx context.Context, abs string, recursive bool) (str
 			return "", fmt.Errorf("delete %s: %w", rel, err)
 		}
 		d.WS.NotifyChanged(abs)
-		return fmt.Sprintf("deleted directory %s", rel), nil
+		return "", nil
 	}
 	if err := os.Remove(abs); err != nil {
 		return "", fmt.Errorf("delete %s: %w", rel, err)
 	}
 	d.WS.NotifyChanged(abs)
-	return fmt.Sprintf("deleted %s", rel), nil
+	return "", nil
 }
 
 // TempPrefix starts the name of every temporary file AtomicWrite makes.
