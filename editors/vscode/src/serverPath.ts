@@ -1,0 +1,61 @@
+// Finding the agentls binary: the agentls.path setting, else `agentls` on PATH, else the Go bin
+// directory (`go install` puts it there). No vscode import: the file system and `go env` are
+// passed in, so the search is tested without either.
+
+import * as path from 'node:path';
+
+export interface PathProbe {
+  /** Whether p is an executable regular file. */
+  isExecutable(p: string): boolean;
+  /** The directories of PATH. */
+  pathDirs: string[];
+  /** `go env GOBIN` and `go env GOPATH` (empty when unset or when go is missing). */
+  goEnv(): { gobin: string; gopath: string };
+  home: string;
+}
+
+export interface Found {
+  path?: string;
+  /** Every place looked at, in order, for the message when nothing was found. */
+  tried: string[];
+}
+
+export const INSTALL_COMMAND = 'go install github.com/agentls/agentls/cmd/agentls@latest';
+
+function expandHome(p: string, home: string): string {
+  return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
+}
+
+export function findServer(configured: string, probe: PathProbe): Found {
+  const tried: string[] = [];
+  const check = (p: string): string | undefined => {
+    tried.push(p);
+    return probe.isExecutable(p) ? p : undefined;
+  };
+  const onPath = (name: string): string | undefined => {
+    for (const dir of probe.pathDirs) {
+      if (dir === '') continue;
+      const hit = check(path.join(dir, name));
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  const want = configured.trim();
+  if (want !== '') {
+    const p = expandHome(want, probe.home);
+    return { path: p.includes('/') ? check(path.resolve(p)) : onPath(p), tried };
+  }
+  const hit = onPath('agentls');
+  if (hit) return { path: hit, tried };
+  const { gobin, gopath } = probe.goEnv();
+  const dirs: string[] = [];
+  if (gobin) dirs.push(gobin);
+  for (const g of (gopath || path.join(probe.home, 'go')).split(path.delimiter)) {
+    if (g) dirs.push(path.join(g, 'bin'));
+  }
+  for (const d of dirs) {
+    const p = check(path.join(d, 'agentls'));
+    if (p) return { path: p, tried };
+  }
+  return { tried };
+}
