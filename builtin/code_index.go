@@ -29,7 +29,9 @@ const codeIndexSchema = `{
 }`
 
 // buildWait is how long a call waits for an index that is still building
-// before it answers from what is indexed so far.
+// before it answers from what is indexed so far (an editor session builds
+// it from the start; the command line, with no read tracking, waits for
+// the whole build).
 const buildWait = 5 * time.Second
 
 type codeIndex struct{}
@@ -75,7 +77,11 @@ func (codeIndex) Execute(ctx context.Context, args json.RawMessage) (string, err
 		}
 	}
 	ix := codeindex.For(s)
-	wctx, cancel := context.WithTimeout(ctx, buildWait)
+	wait := buildWait
+	if s.Reads == nil {
+		wait = 24 * time.Hour // a one-shot command line session: the whole build, bounded by ctx
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
 	ix.Wait(wctx)
 	cancel()
 	if err := ctx.Err(); err != nil {

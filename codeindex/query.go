@@ -540,6 +540,22 @@ func containsWord(src, w []byte) bool {
 	}
 }
 
+// IdentAt returns the identifier of text around byte offset off (touching
+// it on either side), or "".
+func IdentAt(text string, off int) string {
+	if off < 0 || off > len(text) {
+		return ""
+	}
+	s, e := off, off
+	for s > 0 && isIdentByte(text[s-1]) {
+		s--
+	}
+	for e < len(text) && isIdentByte(text[e]) {
+		e++
+	}
+	return text[s:e]
+}
+
 // NameAt returns the identifier at a position of a file (line 0-based, col
 // a byte offset), read from its buffer or the disk; "" when there is none.
 func (ix *Index) NameAt(p string, line, col int) string {

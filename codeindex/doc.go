@@ -1,0 +1,34 @@
+// Package codeindex is a tree-sitter symbol index of one workspace folder
+// that follows the editor: definitions of every source file, kept current
+// from the editor's buffers (incremental reparse on each change), the disk
+// (FileChanged, WatchDisk) and a cache on disk between runs.
+//
+// Languages and their tags queries (queries/*.scm, embedded) are listed by
+// Languages. A query file has two halves separated by ";; references":
+// definitions (@name with @definition.KIND, optional @container, or
+// @scope for a node that only names a container) and references (@name
+// with @reference.KIND).
+//
+// Life of an index:
+//
+//	ix := codeindex.For(sess)            // per session: follows its buffers, builds in the background
+//	ix := codeindex.New(ws, opts); ix.Start() / ix.Build(ctx)   // by hand
+//	ix.Status()                          // {state, files, symbols, languages, skipped}
+//	ix.UpdateBuffer(path, version, text) // didOpen/didChange (For does it through workspace.OnChange)
+//	ix.CloseBuffer(path)                 // didClose: frees the tree, back to the disk
+//	ix.FileChanged(path)                 // didSave, didChangeWatchedFiles (a file or a directory)
+//	ix.WatchDisk()                       // fsnotify, for clients without watched files
+//	ix.Close()                           // stops everything, frees trees
+//
+// Queries: Search (workspace/symbol), Definition and References (by the
+// identifier at a position: NameAt, IdentAt), Outline and Nest
+// (documentSymbol), Map and Ranked (PageRank over references between
+// files), Definitions (every definition, for `agentls index`).
+//
+// Cost model: the cold build parses Go with function bodies and composite
+// literals left out (a skeleton: a seventh of the bytes) and runs only the
+// definitions query, in one cgo call per file, one parser per worker.
+// References are found on demand: files containing the name are parsed in
+// full. Signatures and doc comments are read from the file for the symbols
+// a query returns. Positions are 0-based lines and byte columns (UTF-8).
+package codeindex
