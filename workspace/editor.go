@@ -244,7 +244,7 @@ func CleanTemp(root string) {
 	if err != nil {
 		return
 	}
-	opts := WalkOptions{Hidden: true, IncludeIgnored: true, NoStat: true, Parallel: 4}
+	opts := WalkOptions{Hidden: true, IncludeIgnored: true, IncludeDenied: true, NoStat: true, Parallel: 4}
 	w.Walk(context.Background(), "", opts, func(e WalkEntry) error {
 		if !e.IsDir && e.Mode.IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
 			os.Remove(e.Abs)

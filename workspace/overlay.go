@@ -136,11 +136,16 @@ func (w *Workspace) Buffer(path string) (Buffer, bool) {
 	return o.buf, true
 }
 
-// Buffers returns every open buffer, sorted by path.
+// Buffers returns every open buffer that tools may see, sorted by path:
+// buffers of files on the secrets deny list are left out (Buffer still
+// finds them, for the editor's own bookkeeping).
 func (w *Workspace) Buffers() []Buffer {
 	m := *w.bufs.Load()
 	out := make([]Buffer, 0, len(m))
 	for _, o := range m {
+		if w.Denied(o.buf.Path) {
+			continue
+		}
 		out = append(out, o.buf)
 	}
 	slices.SortFunc(out, func(a, b Buffer) int { return strings.Compare(a.Path, b.Path) })

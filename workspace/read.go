@@ -151,8 +151,12 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 // disk, undecoded and without a size limit. abs must already be confined
 // (from Resolve or Walk); ReadRaw does not follow a symlink in the last
 // component, so a link found by a walk cannot lead a search out of the root.
-// The returned bytes belong to the caller.
+// A path on the deny list reads as missing. The returned bytes belong to the
+// caller.
 func (w *Workspace) ReadRaw(abs string) ([]byte, bool, error) {
+	if w.Denied(abs) {
+		return nil, false, errDenied{rel: w.Rel(abs)}
+	}
 	c, err := w.rawSrc.Read(abs, 0)
 	return c.Data, c.FromBuffer, err
 }

@@ -29,9 +29,14 @@ type Session struct {
 	// can be asked.
 	Ask func(ctx context.Context, question string) (bool, error)
 	// Settings is the client's "agentls" configuration object (may be nil).
+	// Set it with SetSettings once the session is in use: tools read it
+	// concurrently, and SetSettings also applies the settings that belong
+	// to the workspace (secrets.deny).
 	Settings json.RawMessage
 
 	parent *Session // set by Derive: attachments are the parent's
+
+	settingsMu sync.RWMutex // guards Settings after NewSession
 
 	mu       sync.Mutex
 	attached map[any]any
@@ -69,7 +74,30 @@ func (s *Session) Derive(reads *ReadTracker) (*Session, error) {
 	for root.parent != nil {
 		root = root.parent
 	}
-	return &Session{WS: s.WS, Editor: s.Editor, Reads: reads, TempDir: dir, Ask: s.Ask, Settings: s.Settings, parent: root}, nil
+	s.settingsMu.RLock()
+	settings := s.Settings
+	s.settingsMu.RUnlock()
+	return &Session{WS: s.WS, Editor: s.Editor, Reads: reads, TempDir: dir, Ask: s.Ask, Settings: settings, parent: root}, nil
+}
+
+// SetSettings replaces the session's settings (the client's "agentls"
+// object; nil for none) and applies the workspace's own settings from it:
+// "secrets.deny", a list of gitignore-style patterns added to DefaultDeny
+// ("!pattern" allows a name again). A value of the wrong type is reported
+// in the error and leaves the deny list as it was; the other settings are
+// taken all the same. Safe to call while tools run.
+func (s *Session) SetSettings(raw json.RawMessage) error {
+	s.settingsMu.Lock()
+	s.Settings = raw
+	s.settingsMu.Unlock()
+	var deny []string
+	if raw, ok := lookupSetting(raw, "secrets.deny"); ok && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		if err := json.Unmarshal(raw, &deny); err != nil {
+			return fmt.Errorf("setting secrets.deny must be a list of path patterns (like [\"*.secret\", \"!.env.example\"]): %s", bytes.TrimSpace(raw))
+		}
+	}
+	s.WS.SetDeny(deny)
+	return nil
 }
 
 // Setting decodes the setting at dottedKey ("bash.allow",
@@ -77,10 +105,13 @@ func (s *Session) Derive(reads *ReadTracker) (*Session, error) {
 // nested objects; a literal dotted key ({"bash.allow": …}) is found too.
 // It reports false when the key is absent or does not decode into dst.
 func (s *Session) Setting(dottedKey string, dst any) bool {
-	if len(s.Settings) == 0 {
+	s.settingsMu.RLock()
+	settings := s.Settings
+	s.settingsMu.RUnlock()
+	if len(settings) == 0 {
 		return false
 	}
-	raw, ok := lookupSetting(s.Settings, dottedKey)
+	raw, ok := lookupSetting(settings, dottedKey)
 	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return false
 	}

@@ -109,8 +109,11 @@ func (s overlaySource) Read(abs string, maxSize int64) (Content, error) {
 
 // Read implements Source for the workspace's merged view: the buffer of
 // abs when it is open, else the file on disk (following symlinks; confine
-// abs with Resolve first).
+// abs with Resolve first). A path on the deny list reads as missing.
 func (w *Workspace) Read(abs string, maxSize int64) (Content, error) {
+	if w.Denied(abs) {
+		return Content{}, errDenied{rel: w.Rel(abs)}
+	}
 	return w.src.Read(abs, maxSize)
 }
 

@@ -21,6 +21,9 @@ type WalkOptions struct {
 	// NoStat leaves WalkEntry.Size and ModTime zero and Mode with type bits
 	// only, saving one lstat per entry (grep needs none of them).
 	NoStat bool
+	// IncludeDenied visits files and directories on the secrets deny list
+	// too (for housekeeping such as CleanTemp, never for a tool's answer).
+	IncludeDenied bool
 }
 
 // A WalkEntry is one file, directory or symlink found by Walk. Symlinks are
@@ -44,8 +47,9 @@ func (e WalkEntry) Name() string {
 // opts.Hidden, never visits .git and never follows symlinks. The rules of
 // the ignore files above dir apply; dir itself is walked even when it is
 // ignored or hidden (the caller asked for it by name, as with rg PATH).
-// Walk lists what is on disk: a buffer whose file was never saved is only
-// in Buffers.
+// Files and directories on the secrets deny list are not visited unless
+// opts.IncludeDenied (Resolve refuses a denied dir as missing). Walk lists
+// what is on disk: a buffer whose file was never saved is only in Buffers.
 //
 // fn may return fs.SkipDir for a directory to skip its contents (for a file
 // it is ignored), fs.SkipAll to end the walk early (Walk returns nil), or
@@ -54,7 +58,13 @@ func (e WalkEntry) Name() string {
 // read are skipped; an unreadable dir itself is an error. Walk returns
 // ctx.Err() when ctx ends first.
 func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn func(e WalkEntry) error) error {
-	abs, _, err := w.Resolve(dir)
+	var abs string
+	var err error
+	if opts.IncludeDenied {
+		abs, _, _, err = w.resolve(dir)
+	} else {
+		abs, _, err = w.Resolve(dir)
+	}
 	if err != nil {
 		return err
 	}
@@ -70,6 +80,9 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 		lv = w.levelsFor(abs)
 	}
 	wk := &walker{w: w, opts: opts, fn: fn, ctx: ctx}
+	if !opts.IncludeDenied {
+		wk.deny = w.denyList()
+	}
 	start := dirJob{abs: abs, lv: lv}
 	if opts.Parallel > 1 {
 		err = wk.parallel(start)
@@ -88,6 +101,7 @@ type walker struct {
 	fn      func(WalkEntry) error
 	ctx     context.Context
 	scratch []*dirScratch // sequential walks: one per depth
+	deny    *denyList     // nil with IncludeDenied
 }
 
 type dirJob struct {
@@ -117,6 +131,7 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	}
 	relStart := len(root) + len(sepAfter(root))
 	lv := j.lv
+	deny := wk.deny
 	if !wk.opts.IncludeIgnored {
 		var gi, ig []byte
 		for _, e := range s.ents {
@@ -154,6 +169,9 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 		}
 		isDir := typ.IsDir()
 		if lv != nil && lv.ignored(rel, name, isDir) {
+			continue
+		}
+		if deny != nil && deny.match(rel, name, isDir) {
 			continue
 		}
 		ent := WalkEntry{Abs: abs, Rel: rel, IsDir: isDir, Mode: typ}

@@ -34,6 +34,8 @@ type Workspace struct {
 
 	locksMu sync.Mutex
 	locks   map[string]*pathLock
+
+	deny atomic.Pointer[denyList] // nil: DefaultDeny only
 }
 
 // New returns the workspace rooted at root, which must be a directory. The
@@ -105,13 +107,30 @@ var ErrOutside = errors.New("path is outside the workspace")
 // ancestor of p is resolved (links followed one by one, dangling ones
 // included) and the result compared component by component with the root.
 //
+// A path on the secrets deny list (see DefaultDeny), as named or where its
+// symlinks lead, gets an error wrapping fs.ErrNotExist that reads exactly
+// like a missing file's, whether it exists or not.
+//
 // The returned abs is the path as named (symlinks inside the root are kept
 // as they are), so that it matches the editor's buffer keys; only an
 // absolute p that reaches the root through a symlinked alias is returned in
 // its resolved form.
 func (w *Workspace) Resolve(p string) (abs, rel string, err error) {
+	abs, rel, real, err := w.resolve(p)
+	if err != nil {
+		return "", "", err
+	}
+	if w.deniedPath(abs, real) {
+		return "", "", errDenied{rel: rel}
+	}
+	return abs, rel, nil
+}
+
+// resolve is Resolve without the deny list; it also returns where abs's
+// symlinks lead.
+func (w *Workspace) resolve(p string) (abs, rel, real string, err error) {
 	if strings.ContainsRune(p, 0) {
-		return "", "", fmt.Errorf("path %q contains a NUL byte", p)
+		return "", "", "", fmt.Errorf("path %q contains a NUL byte", p)
 	}
 	if p == "" {
 		p = "."
@@ -126,38 +145,42 @@ func (w *Workspace) Resolve(p string) (abs, rel string, err error) {
 		// alias (/var -> /private/var); accept it in resolved form.
 		if filepath.IsAbs(p) {
 			if real, rerr := resolveLinks(abs); rerr == nil && within(w.root, real) {
-				return real, w.Rel(real), nil
+				return real, w.Rel(real), real, nil
 			}
 		}
-		return "", "", w.outside(p)
+		return "", "", "", w.outside(p)
 	}
-	real, err := resolveLinks(abs)
+	real, err = resolveLinks(abs)
 	if err != nil {
-		return "", "", fmt.Errorf("resolve %s: %w", p, err)
+		return "", "", "", fmt.Errorf("resolve %s: %w", p, err)
 	}
 	if !within(w.root, real) {
-		return "", "", fmt.Errorf("%w: %s leads through a symlink to %s, outside the workspace root %s",
+		return "", "", "", fmt.Errorf("%w: %s leads through a symlink to %s, outside the workspace root %s",
 			ErrOutside, p, real, w.root)
 	}
-	return abs, w.Rel(abs), nil
+	return abs, w.Rel(abs), real, nil
 }
 
 // ResolveWrite is Resolve for a path about to be written, renamed or
 // deleted: it also refuses anything inside a .git directory (and .git
-// itself), whether named directly or reached through a symlink. The root
-// itself is accepted here; Delete refuses it.
+// itself), whether named directly or reached through a symlink, and
+// anything on the secrets deny list (which Resolve treats as missing). The
+// root itself is accepted here; Delete refuses it.
 func (w *Workspace) ResolveWrite(p string) (abs, rel string, err error) {
-	abs, rel, err = w.Resolve(p)
+	abs, rel, real, err := w.resolve(p)
 	if err != nil {
 		return "", "", err
 	}
 	if inGitDir(rel) {
 		return "", "", fmt.Errorf("refusing to write %s: files inside .git are managed by git", rel)
 	}
-	if real, rerr := resolveLinks(abs); rerr == nil && real != abs && within(w.root, real) {
+	if real != abs && within(w.root, real) {
 		if r := w.Rel(real); inGitDir(r) {
 			return "", "", fmt.Errorf("refusing to write %s: it leads to %s, inside .git", rel, r)
 		}
+	}
+	if w.deniedPath(abs, real) {
+		return "", "", fmt.Errorf("refusing to write %s: it is on the workspace's secrets deny list (setting secrets.deny), so the agent may neither read nor change it", rel)
 	}
 	return abs, rel, nil
 }

@@ -171,7 +171,7 @@ func TestResolveWriteRefusesGit(t *testing.T) {
 	if _, _, err := w.ResolveWrite(".gitignore"); err != nil {
 		t.Errorf("ResolveWrite(.gitignore): %v", err)
 	}
-	if _, _, err := w.Resolve(".git/config"); err != nil {
+	if _, _, err := w.Resolve(".git/HEAD"); err != nil {
 		t.Errorf("reading under .git is allowed: %v", err)
 	}
 }

@@ -1,0 +1,162 @@
+package workspace
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The secrets deny list names files the tools must behave as if they did
+// not exist: Resolve answers "does not exist" for them (whether they exist
+// or not, so the answer tells nothing), ReadFile, ReadRaw and Read refuse
+// them the same way, Walk never reports them (nor descends into a denied
+// directory), and Buffers leaves their buffers out. ResolveWrite refuses to
+// write, move or delete them, since a write tool could otherwise replace a
+// file it is not allowed to read.
+//
+// Patterns follow gitignore(5) as the ignore files do (see ignore.go),
+// relative to the workspace root: a pattern without a slash matches a name
+// at any depth, one with a slash is anchored, "**" spans directories, a
+// trailing "/" matches directories only, and a later "!pattern" allows
+// again what an earlier one denied. Matching ignores case, so that .ENV or
+// KEY.PEM are denied too (on a case-insensitive file system they are the
+// same file). A path is denied when it or any directory above it is.
+//
+// The list is DefaultDeny followed by the workspace's configured patterns
+// (SetDeny; Session.SetSettings takes them from the "secrets.deny" setting),
+// so configuration can add names or allow some again: ["!.env.example"],
+// or ["!*"] to turn the defaults off.
+
+// DefaultDeny returns the patterns every workspace denies before its
+// configured ones: environment files, private keys and certificates, SSH
+// private keys and git's repository config (which may hold credentials in
+// remote URLs).
+func DefaultDeny() []string {
+	return []string{
+		".env", ".env.*",
+		"*.pem", "*.key",
+		"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+		"**/.git/config",
+	}
+}
+
+// A denyList is a compiled deny list; immutable once published.
+type denyList struct {
+	patterns []string // the configured ones, as given
+	level    *ignoreLevel
+	dirOnly  bool // some rule matches directories only
+}
+
+func compileDeny(configured []string) *denyList {
+	all := append(DefaultDeny(), configured...)
+	var b strings.Builder
+	for _, p := range all {
+		p = strings.TrimSpace(p)
+		if p == "" || strings.ContainsAny(p, "\n\r") {
+			continue
+		}
+		b.WriteString(strings.ToLower(p))
+		b.WriteByte('\n')
+	}
+	d := &denyList{patterns: slices.Clone(configured)}
+	d.level = (*ignoreLevel)(nil).child("", []byte(b.String()))
+	if d.level != nil {
+		for _, r := range d.level.rules {
+			d.dirOnly = d.dirOnly || r.dirOnly
+		}
+	}
+	return d
+}
+
+// match reports whether the root-relative, '/'-separated rel (last
+// component name) is denied by its own name; the caller checks parents.
+func (d *denyList) match(rel, name string, isDir bool) bool {
+	if d == nil || d.level == nil {
+		return false
+	}
+	return d.level.ignored(strings.ToLower(rel), strings.ToLower(name), isDir)
+}
+
+// SetDeny sets the workspace's configured deny patterns, which apply after
+// DefaultDeny (see the deny list above). Blank patterns are skipped; nil
+// leaves only the defaults. It is safe to call while tools run: each call
+// sees the old list or the new one.
+func (w *Workspace) SetDeny(patterns []string) {
+	w.deny.Store(compileDeny(patterns))
+}
+
+// DenyPatterns returns the configured patterns (without the defaults).
+func (w *Workspace) DenyPatterns() []string {
+	return slices.Clone(w.denyList().patterns)
+}
+
+func (w *Workspace) denyList() *denyList {
+	if d := w.deny.Load(); d != nil {
+		return d
+	}
+	return defaultDenyList
+}
+
+var defaultDenyList = compileDeny(nil)
+
+// Denied reports whether the path rel (relative to the root, '/'- or
+// OS-separated; an absolute path inside the root is accepted too) is on the
+// deny list: it or one of the directories above it matches. Only the path
+// as named is checked; Resolve also checks where its symlinks lead.
+func (w *Workspace) Denied(rel string) bool {
+	if filepath.IsAbs(rel) {
+		abs := filepath.Clean(rel)
+		if !w.Contains(abs) {
+			return false
+		}
+		rel = w.Rel(abs)
+	}
+	rel = strings.Trim(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/")
+	if rel == "." || rel == "" || rel == ".." || strings.HasPrefix(rel, "../") {
+		return false
+	}
+	d := w.denyList()
+	parts := strings.Split(rel, "/")
+	for i, p := range parts {
+		sub := strings.Join(parts[:i+1], "/")
+		last := i == len(parts)-1
+		if !last {
+			if d.match(sub, p, true) {
+				return true
+			}
+			continue
+		}
+		if d.match(sub, p, false) {
+			return true
+		}
+		if d.dirOnly {
+			if st, err := os.Stat(filepath.Join(w.root, filepath.FromSlash(sub))); err == nil && st.IsDir() {
+				return d.match(sub, p, true)
+			}
+		}
+	}
+	return false
+}
+
+// deniedPath reports whether abs (inside the root) is denied as named or
+// where its symlinks lead (real, from resolveLinks; "" when not known).
+func (w *Workspace) deniedPath(abs, real string) bool {
+	if w.Denied(w.Rel(abs)) {
+		return true
+	}
+	return real != "" && real != abs && within(w.root, real) && w.Denied(w.Rel(real))
+}
+
+// errDenied is what a read of a denied path gets: exactly what a missing
+// file gets, so that the answer does not depend on whether it exists.
+type errDenied struct{ rel string }
+
+func (e errDenied) Error() string {
+	return fmt.Sprintf("%s does not exist; find files with glob or ls", e.rel)
+}
+
+func (e errDenied) Is(target error) bool { return target == fs.ErrNotExist }
+
