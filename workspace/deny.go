@@ -159,4 +159,3 @@ func (e errDenied) Error() string {
 }
 
 func (e errDenied) Is(target error) bool { return target == fs.ErrNotExist }
-
