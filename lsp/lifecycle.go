@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"time"
 )
 
 // The commands of the wire contract (docs/PROTOCOL.md).
@@ -31,6 +32,7 @@ type clientInfo struct {
 // initializeParams holds the fields of InitializeParams the server reads,
 // decoded here because go.lsp.dev/protocol v0.12.0 has no positionEncodings.
 type initializeParams struct {
+	ProcessID        *int              `json:"processId"`
 	RootURI          string            `json:"rootUri"`
 	RootPath         string            `json:"rootPath"`
 	WorkspaceFolders []workspaceFolder `json:"workspaceFolders"`
@@ -114,6 +116,9 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	for _, wf := range folders {
 		s.addFolder(wf)
 	}
+	if p.ProcessID != nil && *p.ProcessID > 0 {
+		s.watchParent(*p.ProcessID)
+	}
 	s.log.Info("initialized", "client", c.name, "positionEncoding", c.enc.String(), "folders", len(folders))
 
 	commands := make([]string, 0, len(s.commands))
@@ -170,4 +175,26 @@ func (s *Server) initialized() {
 			}
 		})
 	}
+}
+
+// watchParent checks every Options.ParentCheck that the editor that
+// started the server (initialize's processId) still runs; the protocol asks
+// a server to exit when it is gone.
+func (s *Server) watchParent(pid int) {
+	s.goOwned(func() {
+		t := time.NewTicker(s.opts.ParentCheck)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-t.C:
+				if !processAlive(pid) {
+					s.log.Warn("the client process is gone; exiting", "pid", pid)
+					s.cancel()
+					return
+				}
+			}
+		}
+	})
 }

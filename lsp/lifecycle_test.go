@@ -3,8 +3,10 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
+	"os/exec"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/internal/wire"
@@ -187,5 +189,19 @@ func TestShutdownCancelsRunningCalls(t *testing.T) {
 	}
 	if r := <-resc; !r.IsError {
 		t.Errorf("the running call ended with %+v, want an error", r)
+	}
+}
+
+func TestExitWhenTheClientProcessIsGone(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("no true command:", err)
+	}
+	s := start(t, lsp.Options{ParentCheck: time.Millisecond}, nil)
+	if err := s.Call("initialize", map[string]any{"processId": cmd.Process.Pid, "capabilities": map[string]any{}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.WaitExit(); got != 1 {
+		t.Errorf("exit status = %d, want 1", got)
 	}
 }

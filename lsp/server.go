@@ -34,6 +34,7 @@ type Options struct {
 	AskTimeout       time.Duration // an approval prompt (60s)
 	ProgressDelay    time.Duration // a call without a token gets server-created progress after (1s)
 	ShutdownWait     time.Duration // shutdown waits this long for running requests, then cancels them (5s)
+	ParentCheck      time.Duration // how often to check that initialize's processId still runs (5s)
 
 	// Extension points for the code index and navigation (see Extension).
 	Extensions []Extension
@@ -123,6 +124,9 @@ func New(opts Options) *Server {
 	}
 	if opts.ShutdownWait <= 0 {
 		opts.ShutdownWait = 5 * time.Second
+	}
+	if opts.ParentCheck <= 0 {
+		opts.ParentCheck = 5 * time.Second
 	}
 	s := &Server{
 		opts:     opts,
