@@ -46,3 +46,14 @@ func readFile(abs string, size int64, buf []byte) ([]byte, error) {
 		buf = buf[:len(buf)+n]
 	}
 }
+
+// lstat returns the size and mtime (Unix ns) of the regular file at abs;
+// ok is false when it is missing or not a regular file. Unlike os.Lstat it
+// allocates nothing but the path's bytes.
+func lstat(abs string) (size, mtime int64, ok bool) {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(abs, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return 0, 0, false
+	}
+	return st.Size, st.Mtim.Nano(), true
+}

@@ -53,7 +53,7 @@ type tableFile struct {
 
 type cachedContent struct {
 	size  int64
-	mtime time.Time
+	mtime int64 // UnixNano
 	data  []byte
 }
 
@@ -240,20 +240,19 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 // content returns the file's text: cached when its size and mtime are
 // unchanged, else read (into *buf when it will not be kept).
 func (t *Table) content(f *tableFile, buf *[]byte) ([]byte, bool) {
-	fi, err := os.Lstat(f.abs)
-	if err != nil || !fi.Mode().IsRegular() {
+	size, mtime, ok := lstat(f.abs)
+	if !ok {
 		return nil, false
 	}
-	size, mtime := fi.Size(), fi.ModTime()
 	if c := f.content.Load(); c != nil {
-		if c.size == size && c.mtime.Equal(mtime) {
+		if c.size == size && c.mtime == mtime {
 			return c.data, true
 		}
 		if f.content.CompareAndSwap(c, nil) {
 			t.cached.Add(-int64(len(c.data)))
 		}
 	}
-	keep := t.budget > 0 && size <= maxCachedFile && time.Since(mtime) > racyWindow &&
+	keep := t.budget > 0 && size <= maxCachedFile && time.Since(time.Unix(0, mtime)) > racyWindow &&
 		t.cached.Load()+size <= t.budget
 	if !keep {
 		data, err := readFile(f.abs, size, (*buf)[:0])
