@@ -79,7 +79,9 @@ func New(t testing.TB, serve ServeFunc) *Editor {
 		docs:    make(map[string]*doc),
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
 	go func() {
+		defer close(served)
 		code := serve(ctx, c2sR, s2cW, closers{c2sR, s2cW})
 		s2cW.Close()
 		e.exit <- code
@@ -94,6 +96,11 @@ func New(t testing.TB, serve ServeFunc) *Editor {
 		e.conn.Close()
 		cancel()
 		<-runDone
+		select { // the server must end once its connection is gone
+		case <-served:
+		case <-time.After(Timeout):
+			t.Errorf("lsptest: the server did not return after the connection closed")
+		}
 	})
 	return e
 }
