@@ -716,7 +716,8 @@ e2e_test('tools_sync lists the built-ins with their schemas', function()
   for _, t in ipairs(tools) do
     by[t.name] = t
   end
-  for _, name in ipairs({ 'read_file', 'ls', 'glob', 'grep', 'code_index', 'write_file', 'edit_file', 'multi_edit', 'bash' }) do
+  local builtins = { 'read_file', 'ls', 'glob', 'grep', 'code_index', 'write_file', 'edit_file', 'multi_edit', 'bash' }
+  for _, name in ipairs(builtins) do
     truthy(by[name], 'tool ' .. name .. ' listed')
     eq('object', by[name].inputSchema.type, name .. ' schema type')
     truthy(by[name].description ~= '', name .. ' description')
@@ -784,7 +785,11 @@ e2e_test('an edit after the user changed the buffer since the agent read it is r
   local bufnr = vim.api.nvim_get_current_buf()
   call_ok('read_file', { path = 'stale.txt' })
   vim.api.nvim_buf_set_lines(bufnr, 0, 1, false, { 'LEFT (typed after the read)' })
-  local res, err = require('agentls').call_sync('edit_file', { path = 'stale.txt', old_string = 'right', new_string = 'RIGHT' }, 15000)
+  local res, err = require('agentls').call_sync(
+    'edit_file',
+    { path = 'stale.txt', old_string = 'right', new_string = 'RIGHT' },
+    15000
+  )
   truthy(res, err)
   eq(true, res.isError, 'refused: ' .. res.content)
   eq('LEFT (typed after the read)\nright', buf_text(bufnr), 'buffer untouched by the agent')
@@ -821,7 +826,8 @@ e2e_test('settings reach the server: write_file asks through vim.ui.select', fun
 end)
 
 e2e_test('edit_file of a file not read in this session is refused', function()
-  local res = require('agentls').call_sync('edit_file', { path = 'main.go', old_string = 'hi', new_string = 'hello' }, 15000)
+  local res =
+    require('agentls').call_sync('edit_file', { path = 'main.go', old_string = 'hi', new_string = 'hello' }, 15000)
   truthy(res)
   eq(true, res.isError, 'read-before-write')
 end)

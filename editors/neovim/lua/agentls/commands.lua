@@ -250,7 +250,9 @@ function M.status_lines()
   if #clients == 0 then
     return { 'agentls: not running (no file buffer is attached; see :help agentls-setup)' }
   end
-  local lines = { ('agentls: %d client%s, server %s'):format(#clients, #clients == 1 and '' or 's', table.concat(lsp.cmd(), ' ')) }
+  local lines = {
+    ('agentls: %d client%s, server %s'):format(#clients, #clients == 1 and '' or 's', table.concat(lsp.cmd(), ' ')),
+  }
   for _, c in ipairs(clients) do
     lines[#lines + 1] = ('[%d] %s%s'):format(c.id, c.root_dir or '(no root)', c.initialized and '' or ' (starting)')
     local folders = {}

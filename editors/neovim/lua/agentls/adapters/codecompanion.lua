@@ -79,7 +79,8 @@ function M.tool(tool, opts)
       success = function(self, a, b, c)
         local chat, stdout = chat_and_output(a, b, c)
         if chat then
-          chat:add_tool_output(self, shared.flatten(stdout), ('`%s` %s'):format(name, brief(shared.arguments(self.args))))
+          local shown = ('`%s` %s'):format(name, brief(shared.arguments(self.args)))
+          chat:add_tool_output(self, shared.flatten(stdout), shown)
         end
       end,
       error = function(self, a, b, c)
