@@ -91,7 +91,7 @@ func Search(ctx context.Context, q Query, src Source) (string, error) {
 	bctx, cancel := context.WithTimeout(ctx, q.Budget)
 	defer cancel()
 	s := &search{q: q, ctx: bctx}
-	s.pool.New = func() any { return &worker{sc: q.Pattern.newScanner()} }
+	s.workers = make(chan *worker, 4*Workers())
 	err := src(bctx, s.file)
 	if ctx.Err() != nil {
 		return "", ErrCancelled
@@ -105,7 +105,10 @@ func Search(ctx context.Context, q Query, src Source) (string, error) {
 type search struct {
 	q    Query
 	ctx  context.Context
-	pool sync.Pool
+	// workers is a free list of scanners and read buffers. Unlike a
+	// sync.Pool it survives garbage collections, so buffers are not
+	// allocated (and page-faulted) again during a search.
+	workers chan *worker
 
 	searched atomic.Int64 // files searched to the end
 	cutoff   atomic.Pointer[string]
@@ -143,8 +146,18 @@ func (s *search) file(f File) {
 	if s.ctx.Err() != nil {
 		return
 	}
-	w := s.pool.Get().(*worker)
-	defer s.pool.Put(w)
+	var w *worker
+	select {
+	case w = <-s.workers:
+	default:
+		w = &worker{sc: s.q.Pattern.newScanner()}
+	}
+	defer func() {
+		select {
+		case s.workers <- w:
+		default:
+		}
+	}()
 	data := f.Text
 	if data == nil {
 		var err error
