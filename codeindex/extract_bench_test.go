@@ -90,3 +90,15 @@ func BenchmarkIncremental(b *testing.B) {
 		ix.UpdateBuffer("obj.go", int32(i), versions[i%2])
 	}
 }
+
+func BenchmarkMapGOROOT(b *testing.B) {
+	ix := goroot(b)
+	for b.Loop() {
+		ix.rank = rankCache{} // recompute
+		m, err := ix.Map(context.Background(), "", 40)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Log("\n" + m)
+	}
+}

@@ -1,9 +1,11 @@
 package codeindex
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -68,13 +70,22 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 		fileIdx[f] = int32(i)
 	}
 	for i, f := range files {
+		if isTestData(f.rel) {
+			continue // fixtures define names they do not own (func nil, type int)
+		}
 		for _, s := range f.syms {
 			if len(s.Name) < 2 || s.Kind == KindVariable && s.Container != "" {
 				continue
 			}
-			d := definers[s.Name]
+			// Members (methods, fields) are reached only through a selector
+			// (x.name, x->name, X::name); the "." key says so.
+			k := s.Name
+			if s.Kind == KindMethod || s.Kind == KindField {
+				k = "." + s.Name
+			}
+			d := definers[k]
 			if n := len(d); n == 0 || d[n-1] != int32(i) {
-				definers[s.Name] = append(d, int32(i))
+				definers[k] = append(d, int32(i))
 			}
 		}
 	}
@@ -93,19 +104,17 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 					continue
 				}
 				m := make(map[string]int)
-				for off := 0; off < len(src); {
-					if !isIdentByte(src[off]) {
-						off++
-						continue
+				scanIdents(files[i].lang, src, func(id []byte, selector bool) {
+					_, top := definers[string(id)]
+					if selector {
+						// x.name: a member, or a name of package or module x.
+						if _, member := definers["."+string(id)]; member || top {
+							m["."+string(id)]++
+						}
+					} else if top {
+						m[string(id)]++
 					}
-					s := off
-					for off < len(src) && isIdentByte(src[off]) {
-						off++
-					}
-					if _, ok := definers[string(src[s:off])]; ok {
-						m[string(src[s:off])]++
-					}
-				}
+				})
 				uses[i] = m
 			}
 		}()
@@ -131,14 +140,21 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 	out := make([][]edge, len(files))
 	outW := make([]float64, len(files))
 	for a, m := range uses {
-		for name, c := range m {
+		for k, c := range m {
+			name := strings.TrimPrefix(k, ".")
 			d := definers[name]
-			if len(d) > 50 {
+			if name != k {
+				d = append(d[:len(d):len(d)], definers[k]...)
+			}
+			if len(d) > maxDefiners {
 				continue // too common a name to tell anything
 			}
 			w := math.Sqrt(float64(c)) / float64(len(d))
+			// In Go an unqualified name is of the file's own package.
+			samePkg := name == k && files[a].lang.Name == "go"
 			for _, b := range d {
-				if b == int32(a) {
+				if b == int32(a) || files[b].lang.family() != files[a].lang.family() ||
+					samePkg && path.Dir(files[b].rel) != path.Dir(files[a].rel) {
 					continue
 				}
 				out[a] = append(out[a], edge{b, name, w})
@@ -196,6 +212,74 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 	})
 	rc.gen, rc.ranked = gen, ranked
 	return ranked, nil
+}
+
+func isTestData(rel string) bool {
+	return strings.HasPrefix(rel, "testdata/") || strings.Contains(rel, "/testdata/")
+}
+
+// maxDefiners: a name defined in more files than this (String, Error,
+// New...) says nothing about which one a use refers to, and would make
+// the graph quadratic.
+const maxDefiners = 8
+
+// family groups languages whose files use each other's definitions.
+func (l *Language) family() string {
+	switch l.Name {
+	case "javascript", "typescript", "tsx":
+		return "js"
+	case "c", "cpp":
+		return "c"
+	}
+	return l.Name
+}
+
+// scanIdents calls fn with every identifier of src outside comments and
+// string literals (a lexical approximation that works for every language
+// indexed: line comments by the language's markers, /* */ blocks, quotes),
+// and whether it follows a selector (., ->, ::, :).
+func scanIdents(l *Language, src []byte, fn func(id []byte, selector bool)) {
+	block := l.comments[0] == "//"
+	for off := 0; off < len(src); {
+		c := src[off]
+		switch {
+		case isIdentByte(c):
+			s := off
+			for off < len(src) && isIdentByte(src[off]) {
+				off++
+			}
+			if c < '0' || c > '9' {
+				fn(src[s:off], s > 0 && (src[s-1] == '.' || src[s-1] == ':' || src[s-1] == '>'))
+			}
+			continue
+		case c == '"' || c == '\'' || c == '`':
+			if c == '`' {
+				if i := bytes.IndexByte(src[off+1:], '`'); i >= 0 {
+					off += i + 2
+					continue
+				}
+				off++
+				continue
+			}
+			off = skipQuoted(src, off, c)
+			continue
+		case block && c == '/' && off+1 < len(src) && src[off+1] == '*':
+			if i := bytes.Index(src[off+2:], []byte("*/")); i >= 0 {
+				off += i + 4
+			} else {
+				off = len(src)
+			}
+			continue
+		case l.lineComment(src[off:]) != "":
+			if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+				off += i
+			} else {
+				off = len(src)
+			}
+			continue
+		}
+		off++
+	}
 }
 
 // source returns the current text of an indexed file: its buffer when
