@@ -52,7 +52,8 @@ type Extension interface {
 	// Methods are extra request handlers (e.g. textDocument/definition).
 	Methods() map[string]MethodFunc
 	// FolderOpened is called when a folder's session starts; the returned
-	// function (may be nil) is called when it ends.
+	// function (may be nil) is called when it ends. It runs on the read
+	// loop: start long work (indexing) on a goroutine the extension owns.
 	FolderOpened(f *Folder) (closed func())
 }
 
@@ -215,6 +216,12 @@ func (s *Server) handle(m *wire.Message) {
 		s.notification(m)
 		return
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic in request", "method", m.Method, "panic", r, "stack", string(debug.Stack()))
+			s.conn.Reply(m.ID, nil, wire.Errorf(wire.CodeInternalError, "internal error in %s: %v", m.Method, r))
+		}
+	}()
 	s.request(m)
 }
 
