@@ -104,3 +104,22 @@ func TestExtensionPositionSeam(t *testing.T) {
 		t.Errorf("unknown document: %v", err)
 	}
 }
+
+func TestWatchedFilesNotifyTheFolder(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"w.txt": "x"})
+	s.Initialize(nil, nil, s.root)
+	f := s.folder()
+	changed := make(chan string, 4)
+	cancel := f.WS.OnChange(func(p string) { changed <- p })
+	defer cancel()
+	s.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": lsptest.URI(s.path("w.txt")), "type": 2}}})
+	s.Sync()
+	select {
+	case p := <-changed:
+		if p != s.path("w.txt") {
+			t.Errorf("changed %s", p)
+		}
+	default:
+		t.Errorf("the folder was not told about the changed file")
+	}
+}

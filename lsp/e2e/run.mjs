@@ -48,7 +48,8 @@ fs.writeFileSync(file('c.txt'), 'clean buffer\n');
 fs.writeFileSync(file('d.txt'), 'refused\n');
 
 // --- the server
-const proc = spawn(bin, ['--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+const logFile = path.join(root, '..', path.basename(root) + '.log');
+const proc = spawn(bin, ['--stdio', '--log', logFile, '--log-level', 'debug'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
 let stderr = '';
 proc.stderr.on('data', (d) => { stderr += d; });
 const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
@@ -270,6 +271,9 @@ async function main() {
     throw e;
   }
   check(code === 0, 'exit status 0 after shutdown', code);
+  const logLines = fs.readFileSync(logFile, 'utf8').trim().split('\n');
+  check(logLines.length > 5 && logLines.every((l) => { try { return typeof JSON.parse(l).msg === 'string'; } catch { return false; } }),
+    '--log writes JSON lines', logLines.slice(0, 3));
   let alive = false;
   try { process.kill(bgPid, 0); alive = true; } catch { /* gone */ }
   check(bgPid > 0 && !alive, 'the background shell ended with the server', bgPid);
@@ -284,6 +288,7 @@ try {
 }
 conn.dispose();
 fs.rmSync(root, { recursive: true, force: true });
+fs.rmSync(logFile, { force: true });
 if (failures > 0) {
   if (stderr) console.log('--- agentls stderr\n' + stderr);
   console.log(`${failures} failure(s)`);
