@@ -35,8 +35,17 @@ const (
 	CodeRequestCancelled     = -32800
 )
 
-// MaxMessageBytes bounds the body of one incoming message.
-const MaxMessageBytes = 256 << 20
+// MaxMessageBytes bounds the body of one incoming message; a larger one is
+// skipped (its bytes read and dropped) and answered with an error.
+var MaxMessageBytes = 64 << 20
+
+// errTooLarge is ReadFrame's error for a skipped message; the stream is
+// still in step.
+type errTooLarge struct{ n int }
+
+func (e errTooLarge) Error() string {
+	return fmt.Sprintf("message of %d bytes exceeds the limit of %d", e.n, MaxMessageBytes)
+}
 
 // Error is a JSON-RPC error object.
 type Error struct {
@@ -118,7 +127,10 @@ func ReadFrame(r *bufio.Reader) ([]byte, error) {
 		return nil, errors.New("missing Content-Length header")
 	}
 	if length > MaxMessageBytes {
-		return nil, fmt.Errorf("message of %d bytes exceeds the limit of %d", length, MaxMessageBytes)
+		if _, err := io.CopyN(io.Discard, r, int64(length)); err != nil {
+			return nil, fmt.Errorf("skipping a message of %d bytes: %w", length, err)
+		}
+		return nil, errTooLarge{length}
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(r, body); err != nil {
@@ -227,6 +239,11 @@ func (c *Conn) Run(handle func(*Message)) error {
 	defer c.Close()
 	for {
 		body, err := ReadFrame(c.r)
+		var big errTooLarge
+		if errors.As(err, &big) {
+			c.Reply(json.RawMessage("null"), nil, Errorf(CodeInvalidRequest, "%v; the message was dropped", big))
+			continue
+		}
 		if err != nil {
 			select {
 			case <-c.done:

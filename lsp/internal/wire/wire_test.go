@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -96,5 +97,52 @@ func TestCallReplyAndParseError(t *testing.T) {
 	a.Close()
 	if err := a.Call(ctx, "echo", 1, nil); !errors.Is(err, ErrClosed) && err == nil {
 		t.Errorf("call on a closed conn: %v", err)
+	}
+}
+
+// FuzzConnRun feeds arbitrary bytes to a connection's read loop: it must
+// neither panic nor hang, whatever the headers and bodies hold.
+func FuzzConnRun(f *testing.F) {
+	for _, seed := range []string{
+		"Content-Length: 2\r\n\r\n{}",
+		"Content-Length: 52\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{}}",
+		"Content-Length: 40\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":null}",
+		"Content-Length: 5\r\n\r\n{oops",
+		"Content-Length: 99999999999\r\n\r\n",
+		"Content-Length: -1\r\n\r\n",
+		"Content-Length: 3\r\n\r\n\xff\xfe\"",
+		"Content-Length: 10\r\n\r\n{}",
+		"garbage without headers",
+		"Content-Length: 27\r\n\r\n{\"method\":\"m\",\"id\":[1,2]} ",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := NewConn(bytes.NewReader(data), io.Discard, nil)
+		n := 0
+		c.Run(func(m *Message) {
+			n++
+			if m.IsRequest() {
+				c.Reply(m.ID, nil, Errorf(CodeMethodNotFound, "no"))
+			}
+		})
+		c.Close()
+	})
+}
+
+func TestTooLargeMessageIsSkipped(t *testing.T) {
+	defer func(n int) { MaxMessageBytes = n }(MaxMessageBytes)
+	MaxMessageBytes = 20
+	var out bytes.Buffer
+	in := "Content-Length: 30\r\n\r\n" + strings.Repeat("x", 30) +
+		"Content-Length: 15\r\n\r\n{\"method\":\"ok\"}"
+	c := NewConn(strings.NewReader(in), &out, nil)
+	var got []string
+	c.Run(func(m *Message) { got = append(got, m.Method) })
+	if len(got) != 1 || got[0] != "ok" {
+		t.Errorf("messages after a too large one: %v", got)
+	}
+	if !strings.Contains(out.String(), "exceeds the limit") {
+		t.Errorf("no error answer for the dropped message: %q", out.String())
 	}
 }
