@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -90,8 +92,9 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 		}
 	}
 
-	// Identifier counts per file, in parallel.
-	uses := make([]map[string]int, len(files))
+	// Uses of defined names per file, in parallel.
+	goModule := goModulePath(filepath.Join(ix.ws.Root(), "go.mod"))
+	uses := make([]map[use]int, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range ix.opts.Workers {
@@ -103,16 +106,34 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 				if src == nil {
 					continue
 				}
-				m := make(map[string]int)
-				scanIdents(files[i].lang, src, func(id []byte, selector bool) {
+				m := make(map[use]int)
+				isGo := files[i].lang.Name == "go"
+				var imports map[string]string
+				if isGo {
+					imports = goImports(src)
+				}
+				scanIdents(files[i].lang, src, func(id, qual []byte, selector bool) {
 					_, top := definers[string(id)]
-					if selector {
-						// x.name: a member, or a name of package or module x.
-						if _, member := definers["."+string(id)]; member || top {
-							m["."+string(id)]++
+					_, member := definers["."+string(id)]
+					switch {
+					case !selector:
+						if top {
+							m[use{name: string(id)}]++
 						}
-					} else if top {
-						m[string(id)]++
+					case !isGo:
+						// x.name: a member, or a name of module x.
+						if top || member {
+							m[use{name: string(id), how: useSelector}]++
+						}
+					default:
+						if imp, ok := imports[string(qual)]; ok {
+							// pkg.Name: a package of this module, else outside the workspace.
+							if dir, ok := strings.CutPrefix(imp, goModule+"/"); ok && goModule != "" && top {
+								m[use{name: string(id), how: usePackage, dir: dir}]++
+							}
+						} else if member {
+							m[use{name: string(id), how: useMember}]++
+						}
 					}
 				})
 				uses[i] = m
@@ -140,24 +161,33 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 	out := make([][]edge, len(files))
 	outW := make([]float64, len(files))
 	for a, m := range uses {
-		for k, c := range m {
-			name := strings.TrimPrefix(k, ".")
-			d := definers[name]
-			if name != k {
-				d = append(d[:len(d):len(d)], definers[k]...)
+		isGo := files[a].lang.Name == "go"
+		dirA := path.Dir(files[a].rel)
+		for u, c := range m {
+			var d []int32
+			switch u.how {
+			case useName, usePackage:
+				d = definers[u.name]
+			case useMember:
+				d = definers["."+u.name]
+			case useSelector:
+				d = append(definers[u.name][:len(definers[u.name]):len(definers[u.name])], definers["."+u.name]...)
 			}
 			if len(d) > maxDefiners {
 				continue // too common a name to tell anything
 			}
 			w := math.Sqrt(float64(c)) / float64(len(d))
-			// In Go an unqualified name is of the file's own package.
-			samePkg := name == k && files[a].lang.Name == "go"
 			for _, b := range d {
-				if b == int32(a) || files[b].lang.family() != files[a].lang.family() ||
-					samePkg && path.Dir(files[b].rel) != path.Dir(files[a].rel) {
+				rb := files[b].rel
+				switch {
+				case b == int32(a), files[b].lang.family() != files[a].lang.family():
+					continue
+				case isGo && u.how == useName && path.Dir(rb) != dirA: // unqualified: this package
+					continue
+				case u.how == usePackage && path.Dir(rb) != u.dir:
 					continue
 				}
-				out[a] = append(out[a], edge{b, name, w})
+				out[a] = append(out[a], edge{b, u.name, w})
 				outW[a] += w
 			}
 		}
@@ -185,6 +215,10 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 		}
 		rank = nr
 	}
+	share := make(map[string]float64)
+	for _, f := range files {
+		share[f.lang.family()] += 1 / n
+	}
 	// Share each edge's rank out to the definitions of its name.
 	type key struct {
 		file int32
@@ -193,7 +227,9 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 	score := make(map[key]float64)
 	for a, es := range out {
 		for _, e := range es {
-			score[key{e.to, e.name}] += rank[a] * e.w / outW[a]
+			// A small family of files (a few scripts beside a Go module) passes
+			// all its rank through few edges; weigh it by its share of files.
+			score[key{e.to, e.name}] += rank[a] * e.w / outW[a] * share[files[a].lang.family()]
 		}
 	}
 	var ranked []Ranked
@@ -218,6 +254,76 @@ func isTestData(rel string) bool {
 	return strings.HasPrefix(rel, "testdata/") || strings.Contains(rel, "/testdata/")
 }
 
+// A use is how a file refers to a defined name.
+type use struct {
+	name string
+	how  uint8
+	dir  string // usePackage: the package's directory
+}
+
+const (
+	useName     = iota // unqualified
+	useSelector        // x.name, x->name, X::name (not Go)
+	useMember          // Go: x.name where x is not an imported package
+	usePackage         // Go: pkg.name, pkg a package of the workspace's module
+)
+
+// goModulePath returns the module path of a go.mod file, or "".
+func goModulePath(gomod string) string {
+	b, err := os.ReadFile(gomod)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
+}
+
+// goImports returns the imports of a Go file by the name they are used
+// with (the alias, or the last element of the path).
+func goImports(src []byte) map[string]string {
+	imports := make(map[string]string)
+	add := func(spec string) {
+		f := strings.Fields(spec)
+		if len(f) == 0 {
+			return
+		}
+		p := strings.Trim(f[len(f)-1], `"`+"`")
+		name := path.Base(p)
+		if len(f) >= 2 {
+			name = f[0]
+		} else if strings.HasPrefix(name, "v") && len(name) > 1 && name[1] >= '0' && name[1] <= '9' {
+			name = path.Base(path.Dir(p)) // .../foo/v2 is package foo
+		}
+		if name != "_" && name != "." {
+			imports[name] = p
+		}
+	}
+	inBlock := false
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		switch {
+		case inBlock && line == ")":
+			inBlock = false
+		case inBlock:
+			add(line)
+		case line == "import (":
+			inBlock = true
+		case strings.HasPrefix(line, "import "):
+			add(strings.TrimPrefix(line, "import "))
+		case strings.HasPrefix(line, "func ") || strings.HasPrefix(line, "type ") || strings.HasPrefix(line, "var ") || strings.HasPrefix(line, "const "):
+			return imports // imports come first
+		}
+	}
+	return imports
+}
+
 // maxDefiners: a name defined in more files than this (String, Error,
 // New...) says nothing about which one a use refers to, and would make
 // the graph quadratic.
@@ -237,8 +343,9 @@ func (l *Language) family() string {
 // scanIdents calls fn with every identifier of src outside comments and
 // string literals (a lexical approximation that works for every language
 // indexed: line comments by the language's markers, /* */ blocks, quotes),
-// and whether it follows a selector (., ->, ::, :).
-func scanIdents(l *Language, src []byte, fn func(id []byte, selector bool)) {
+// whether it follows a selector (., ->, ::, :) and, after a '.', the
+// identifier before it (x in x.name).
+func scanIdents(l *Language, src []byte, fn func(id, qual []byte, selector bool)) {
 	block := l.comments[0] == "//"
 	for off := 0; off < len(src); {
 		c := src[off]
@@ -249,7 +356,15 @@ func scanIdents(l *Language, src []byte, fn func(id []byte, selector bool)) {
 				off++
 			}
 			if c < '0' || c > '9' {
-				fn(src[s:off], s > 0 && (src[s-1] == '.' || src[s-1] == ':' || src[s-1] == '>'))
+				var qual []byte
+				if s > 1 && src[s-1] == '.' && isIdentByte(src[s-2]) {
+					q := s - 1
+					for q > 0 && isIdentByte(src[q-1]) {
+						q--
+					}
+					qual = src[q : s-1]
+				}
+				fn(src[s:off], qual, s > 0 && (src[s-1] == '.' || src[s-1] == ':' || src[s-1] == '>'))
 			}
 			continue
 		case c == '"' || c == '\'' || c == '`':
