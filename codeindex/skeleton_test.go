@@ -13,7 +13,8 @@ import (
 )
 
 // TestSkeletonGOROOT checks that the skeleton parse of every Go file of
-// Go's source tree finds exactly the definitions of a full parse.
+// Go's source tree without syntax errors finds exactly the definitions of
+// a full parse.
 func TestSkeletonGOROOT(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses Go's source tree twice")
@@ -23,7 +24,7 @@ func TestSkeletonGOROOT(t *testing.T) {
 	x := newExtractor()
 	defer x.Close()
 	var full, skel time.Duration
-	files, diffs := 0, 0
+	files, diffs, withErrors := 0, 0, 0
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
 			return nil
@@ -36,6 +37,7 @@ func TestSkeletonGOROOT(t *testing.T) {
 		t0 := time.Now()
 		ft, _ := x.parse(context.Background(), l, src, nil, false)
 		a := x.definitions(l, ft, src, p)
+		broken := ft.RootNode().HasError()
 		ft.Close()
 		t1 := time.Now()
 		st, _ := x.parse(context.Background(), l, src, nil, true)
@@ -44,7 +46,9 @@ func TestSkeletonGOROOT(t *testing.T) {
 		t2 := time.Now()
 		full += t1.Sub(t0)
 		skel += t2.Sub(t1)
-		if fmt.Sprint(a) != fmt.Sprint(b) {
+		if broken {
+			withErrors++ // error recovery may differ when the parser sees less
+		} else if fmt.Sprint(a) != fmt.Sprint(b) {
 			diffs++
 			if diffs < 5 {
 				t.Errorf("%s: full %d definitions, skeleton %d", p, len(a), len(b))
@@ -52,5 +56,5 @@ func TestSkeletonGOROOT(t *testing.T) {
 		}
 		return nil
 	})
-	t.Logf("%d files, %d differ; full parse+defs %v, skeleton %v", files, diffs, full, skel)
+	t.Logf("%d files (%d with syntax errors, not compared), %d differ; full parse+defs %v, skeleton %v", files, withErrors, diffs, full, skel)
 }
