@@ -83,6 +83,10 @@ func (s *Server) addFolder(wf workspaceFolder) {
 	for _, d := range opened {
 		ws.Open(d.path, d.version, d.text)
 	}
+	// Temp files of writes a crash interrupted are removed in the
+	// background (a walk of the whole folder).
+	root := ws.Root()
+	s.goOwned(func() { workspace.CleanTemp(root) })
 	for _, ext := range s.opts.Extensions {
 		if closed := ext.FolderOpened(f); closed != nil {
 			f.closers = append(f.closers, closed)
