@@ -108,6 +108,11 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 				}
 			}
 			want := ripgrep(t, rg, root, c)
+			for k := range want { // secrets (*.pem, …) are not searched
+				if p, _, _ := strings.Cut(k, ":"); ws.Denied(p) {
+					delete(want, k)
+				}
+			}
 			if len(want) == 0 {
 				t.Fatalf("rg found nothing: not a useful case")
 			}
@@ -585,4 +590,17 @@ func TestGrepTableCache(t *testing.T) {
 	if got, want := mustExec(t, ctx, "grep", q), "b/b.go:3:func Marker() {}"; got != want {
 		t.Fatalf("after a new ignore file: got\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestGrepSecretsDenied: files on the workspace's secrets deny list are
+// never searched, whatever the flags.
+func TestGrepSecretsDenied(t *testing.T) {
+	ctx, _ := newTestSession(t, "-- a.txt --\ntoken\n-- key.pem --\ntoken\n-- .env --\ntoken\n")
+	for range 2 {
+		got := mustExec(t, ctx, "grep", `{"pattern":"token","hidden":true,"include_ignored":true}`)
+		if got != "a.txt:1:token" {
+			t.Errorf("got %q", got)
+		}
+	}
+	wantErr(t, ctx, "grep", `{"pattern":"token","path":"key.pem"}`, "does not exist")
 }

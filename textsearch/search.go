@@ -103,8 +103,8 @@ func Search(ctx context.Context, q Query, src Source) (string, error) {
 }
 
 type search struct {
-	q    Query
-	ctx  context.Context
+	q   Query
+	ctx context.Context
 	// workers is a free list of scanners and read buffers. Unlike a
 	// sync.Pool it survives garbage collections, so buffers are not
 	// allocated (and page-faulted) again during a search.
