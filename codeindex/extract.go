@@ -19,6 +19,7 @@ type extractor struct {
 	skel    map[*Language]bool // parser currently has included ranges set
 	qc      *sitter.QueryCursor
 	caps    []capture // reused by runQuery
+	buf     []byte    // reused by read
 }
 
 func newExtractor() *extractor {

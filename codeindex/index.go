@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -415,7 +416,9 @@ func (ix *Index) indexFile(ctx context.Context, x *extractor, j job, c *fileEntr
 		ix.putDisk(j.rel, c)
 		return false
 	}
-	src, err := readDisk(j.abs)
+	// The text goes into the extractor's buffer, reused from file to file:
+	// symbols copy what they keep.
+	src, err := x.read(j.abs)
 	if err != nil {
 		return true
 	}
@@ -432,7 +435,10 @@ func (ix *Index) indexFile(ctx context.Context, x *extractor, j job, c *fileEntr
 		ix.mu.Unlock()
 		return true
 	}
-	tree, err := x.parse(ctx, j.lang, src, nil, true)
+	// One file parses in milliseconds: the build checks ctx between files,
+	// which spares a goroutine per parse (the binding watches a cancellable
+	// context with one).
+	tree, err := x.parse(context.Background(), j.lang, src, nil, true)
 	if err != nil {
 		return true
 	}
@@ -453,6 +459,44 @@ func (ix *Index) putDisk(rel string, e *fileEntry) {
 	}
 	delete(ix.skipped, rel)
 	ix.setFileLocked(rel, e)
+}
+
+// read reads a file from disk into the extractor's buffer; the result is
+// valid until the next read.
+func (x *extractor) read(abs string) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	n := int(st.Size()) + 1 // one more byte to see EOF
+	if cap(x.buf) < n {
+		x.buf = make([]byte, n+n/4)
+	}
+	buf := x.buf[:n]
+	got := 0
+	for got < n {
+		m, err := f.Read(buf[got:])
+		got += m
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if got == n { // the file grew: read the rest the slow way
+			rest, err := io.ReadAll(f)
+			if err != nil {
+				return nil, err
+			}
+			return append(append([]byte(nil), buf...), rest...), nil
+		}
+	}
+	return buf[:got], nil
 }
 
 // readDisk reads a file from disk (not a buffer: buffers come through
