@@ -490,6 +490,10 @@ func (nb *notebook) replace(idx int, e nbEdit) (nbResult, error) {
 		keys = append(keys, m.key)
 		vals = append(vals, raw)
 	}
+	if typ != "" {
+		// A cell that lacked its type gets the one it now has.
+		keys, vals = addMember(keys, vals, has, "cell_type", jsonString(typ))
+	}
 	if typ == "code" {
 		keys, vals = addMember(keys, vals, has, "execution_count", "null")
 		keys, vals = addMember(keys, vals, has, "outputs", "[]")
