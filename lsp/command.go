@@ -166,6 +166,11 @@ func (s *Server) callTool(ctx context.Context, arg json.RawMessage, token json.R
 	if !ok {
 		return registry.Result{IsError: true, Content: fmt.Sprintf("workspace %s is not an open folder; open folders: %s", a.Workspace, s.folderList())}, nil
 	}
+	if f != nil {
+		if err := f.waitReady(ctx); err != nil {
+			return nil, err
+		}
+	}
 	reg := s.registryFor(f)
 	if res, ok := s.approve(ctx, f, reg, a.Name, args); !ok {
 		return res, nil
@@ -205,6 +210,11 @@ func (s *Server) callTools(ctx context.Context, arg json.RawMessage, token json.
 			results[i] = registry.Result{IsError: true, Content: fmt.Sprintf("workspace %s is not an open folder; open folders: %s", a.Workspace, s.folderList())}
 		}
 		return map[string]any{"results": results}, nil
+	}
+	if f != nil {
+		if err := f.waitReady(ctx); err != nil {
+			return nil, err
+		}
 	}
 	reg := s.registryFor(f)
 	var run []registry.BatchCall

@@ -29,6 +29,17 @@ type Folder struct {
 	allowed map[string]bool // "Allow for this session" answers, by tool name or question
 
 	closers []func()
+	ready   chan struct{} // closed when the folder's leftover temp files are cleaned
+}
+
+// waitReady waits until the folder's start-up cleaning is done.
+func (f *Folder) waitReady(ctx context.Context) error {
+	select {
+	case <-f.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Registry is the folder's current tool registry.
@@ -59,7 +70,7 @@ func (s *Server) addFolder(wf workspaceFolder) {
 		s.showMessage(1, "agentls: cannot open workspace folder %s: %v", path, err)
 		return
 	}
-	f := &Folder{URI: wf.URI, Name: wf.Name, WS: ws, allowed: make(map[string]bool)}
+	f := &Folder{URI: wf.URI, Name: wf.Name, WS: ws, allowed: make(map[string]bool), ready: make(chan struct{})}
 	sess, err := workspace.NewSession(ws, &editor{s: s, f: f}, workspace.NewReadTracker())
 	if err != nil {
 		s.showMessage(1, "agentls: cannot start a session for %s: %v", path, err)
@@ -84,9 +95,13 @@ func (s *Server) addFolder(wf workspaceFolder) {
 		ws.Open(d.path, d.version, d.text)
 	}
 	// Temp files of writes a crash interrupted are removed in the
-	// background (a walk of the whole folder).
+	// background (a walk of the whole folder); tool calls wait for it, so
+	// that it never takes the temp file of a write in progress.
 	root := ws.Root()
-	s.goOwned(func() { workspace.CleanTemp(root) })
+	s.goOwned(func() {
+		defer close(f.ready)
+		workspace.CleanTemp(root)
+	})
 	for _, ext := range s.opts.Extensions {
 		if closed := ext.FolderOpened(f); closed != nil {
 			f.closers = append(f.closers, closed)
