@@ -319,6 +319,15 @@ func (ix *Index) build(ctx context.Context) error {
 	var cached map[string]*fileEntry
 	if !ix.opts.NoCache {
 		cached, _ = ix.loadCache() // a missing, old or corrupt cache means a full build
+		n := 0
+		for _, f := range cached {
+			n += len(f.syms)
+		}
+		ix.mu.Lock()
+		if len(ix.names) == 0 && n > 0 {
+			ix.names = make(map[string]*nameEntry, n/2)
+		}
+		ix.mu.Unlock()
 	}
 	jobs := make(chan job, 512)
 	var found, done atomic.Int64
@@ -433,7 +442,7 @@ func (ix *Index) indexFile(ctx context.Context, x *extractor, j job, c *fileEntr
 		ix.mu.Lock()
 		ix.skipped[j.rel] = true
 		ix.mu.Unlock()
-		return true
+		return c != nil // the cache does not hold skipped files
 	}
 	// One file parses in milliseconds: the build checks ctx between files,
 	// which spares a goroutine per parse (the binding watches a cancellable
