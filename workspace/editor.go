@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -78,7 +81,7 @@ func (d DiskEditor) Write(ctx context.Context, req WriteRequest) (WriteResult, e
 	if err == nil && mode == 0 {
 		mode = st.Mode()
 	}
-	if err := AtomicWrite(abs, Encode(req.Text, req.Format), mode); err != nil {
+	if err := d.WS.atomicWrite(abs, Encode(req.Text, req.Format), mode); err != nil {
 		return WriteResult{}, fmt.Errorf("write %s: %w", rel, err)
 	}
 	d.WS.NotifyChanged(abs)
@@ -125,11 +128,18 @@ func (d DiskEditor) Rename(ctx context.Context, from, to string, overwrite bool)
 			return "", fmt.Errorf("cannot replace the file %s with the directory %s", toRel, fromRel)
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(toAbs), 0o755); err != nil {
-		return "", fmt.Errorf("create parent of %s: %w", toRel, err)
+	root, err := os.OpenRoot(d.WS.Root())
+	if err != nil {
+		return "", err
 	}
-	if err := os.Rename(fromAbs, toAbs); err != nil {
-		return "", fmt.Errorf("move %s to %s: %w", fromRel, toRel, err)
+	defer root.Close()
+	if err := root.MkdirAll(filepath.FromSlash(path.Dir(toRel)), 0o755); err != nil {
+		return "", fmt.Errorf("create parent of %s: %w", toRel, rootError(toAbs, err))
+	}
+	// Beneath the root: a directory on either path swapped for a symlink
+	// since ResolveWrite cannot lead the rename out.
+	if err := root.Rename(filepath.FromSlash(fromRel), filepath.FromSlash(toRel)); err != nil {
+		return "", fmt.Errorf("move %s to %s: %w", fromRel, toRel, rootError(fromAbs, err))
 	}
 	d.WS.NotifyChanged(fromAbs)
 	d.WS.NotifyChanged(toAbs)
@@ -156,18 +166,25 @@ func (d DiskEditor) Delete(ctx context.Context, abs string, recursive bool) (str
 		}
 		return "", err
 	}
+	// Beneath the root: a directory swapped for a symlink since
+	// ResolveWrite, or during a recursive delete, cannot lead it out.
+	root, err := os.OpenRoot(d.WS.Root())
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
 	if st.IsDir() {
 		if !recursive {
 			return "", fmt.Errorf("%s is a directory; pass recursive to delete it and everything in it", rel)
 		}
-		if err := os.RemoveAll(abs); err != nil {
-			return "", fmt.Errorf("delete %s: %w", rel, err)
+		if err := root.RemoveAll(filepath.FromSlash(rel)); err != nil {
+			return "", fmt.Errorf("delete %s: %w", rel, rootError(abs, err))
 		}
 		d.WS.NotifyChanged(abs)
 		return "", nil
 	}
-	if err := os.Remove(abs); err != nil {
-		return "", fmt.Errorf("delete %s: %w", rel, err)
+	if err := root.Remove(filepath.FromSlash(rel)); err != nil {
+		return "", fmt.Errorf("delete %s: %w", rel, rootError(abs, err))
 	}
 	d.WS.NotifyChanged(abs)
 	return "", nil
@@ -227,6 +244,76 @@ func AtomicWrite(abs string, data []byte, mode fs.FileMode) error {
 	}
 	// Make the rename durable; not every system can sync a directory.
 	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// atomicWrite is AtomicWrite beneath the workspace root (os.Root): every
+// directory and file it creates, opens or renames is resolved inside the
+// root at the moment of use, so a directory swapped for a symlink after
+// ResolveWrite checked the path cannot lead the write out. A symlink named
+// by abs is kept and the file it points to (inside the root) replaced.
+func (w *Workspace) atomicWrite(abs string, data []byte, mode fs.FileMode) error {
+	if real, err := resolveLinks(abs); err == nil && within(w.root, real) {
+		abs = real
+	}
+	rel, ok := relBeneath(w.root, abs)
+	if !ok || rel == "." {
+		return fmt.Errorf("%w: %s is not a file inside %s", ErrOutside, abs, w.root)
+	}
+	root, err := os.OpenRoot(w.root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if mode == 0 {
+		mode = 0o644
+		if st, err := root.Stat(rel); err == nil {
+			mode = st.Mode()
+		}
+	}
+	dir := filepath.Dir(rel)
+	if err := root.MkdirAll(dir, 0o755); err != nil {
+		return rootError(abs, err)
+	}
+	var tmp *os.File
+	var name string
+	for range 100 {
+		name = filepath.Join(dir, TempPrefix+strconv.FormatUint(rand.Uint64(), 36))
+		tmp, err = root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return rootError(abs, err)
+	}
+	fail := func(err error) error {
+		tmp.Close()
+		root.Remove(name)
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(mode.Perm() | mode&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		root.Remove(name)
+		return err
+	}
+	if err := root.Rename(name, rel); err != nil {
+		root.Remove(name)
+		return rootError(abs, err)
+	}
+	// Make the rename durable; not every system can sync a directory.
+	if d, err := root.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}

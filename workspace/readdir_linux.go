@@ -2,21 +2,38 @@ package workspace
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io/fs"
+	"os"
+	"strconv"
 	"syscall"
 )
 
 // readDir fills s.ents with the entries of dir using getdents64 directly:
 // no os.File, no poller registration, no allocation per entry.
-func readDir(s *dirScratch, dir string) error {
-	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+//
+// With root set, the directory actually opened must lie under root: a
+// directory of the tree swapped for a symlink that leads out, after the walk
+// saw it as a directory, is refused rather than listed. Unless follow, a
+// symlink in the last component is not followed (the walk never follows).
+func readDir(s *dirScratch, dir, root string, follow bool) error {
+	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC
+	if !follow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	fd, err := syscall.Open(dir, flags, 0)
 	for err == syscall.EINTR {
-		fd, err = syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		fd, err = syscall.Open(dir, flags, 0)
 	}
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	defer syscall.Close(fd)
+	if root != "" {
+		if err := checkBeneath(fd, dir, root); err != nil {
+			return err
+		}
+	}
 	if len(s.buf) == 0 {
 		s.buf = make([]byte, 32<<10)
 	}
@@ -83,4 +100,42 @@ func direntType(t uint8) (fs.FileMode, bool) {
 		return fs.ModeDevice, true
 	}
 	return 0, false
+}
+
+// checkBeneath verifies that the open directory fd, opened as dir, lies at
+// or under root, asking the kernel where it is (/proc/self/fd); without
+// /proc it compares fd with dir opened beneath root by os.Root.
+func checkBeneath(fd int, dir, root string) error {
+	real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+	if err == nil {
+		if !within(root, real) {
+			return &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w: it leads to %s (the tree changed during the walk)", ErrOutside, real)}
+		}
+		return nil
+	}
+	rel, ok := relBeneath(root, dir)
+	if !ok {
+		return &fs.PathError{Op: "open", Path: dir, Err: ErrOutside}
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	f, err := r.Open(rel)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: dir, Err: rootError(dir, err)}
+	}
+	defer f.Close()
+	var a, b syscall.Stat_t
+	if err := syscall.Fstat(fd, &a); err != nil {
+		return err
+	}
+	if err := syscall.Fstat(int(f.Fd()), &b); err != nil {
+		return err
+	}
+	if a.Dev != b.Dev || a.Ino != b.Ino {
+		return &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w: the tree changed during the walk", ErrOutside)}
+	}
+	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -42,15 +44,30 @@ type Content struct {
 // Disk is the Source of the file system. With NoFollow a symlink in the
 // last component is refused rather than followed (for paths found by a
 // walk, which never follows links).
-type Disk struct{ NoFollow bool }
+//
+// With Root set, abs must lie under Root and is opened beneath it (os.Root):
+// a symlink or ".." that would lead out fails, even one swapped in after
+// the path was checked. The workspace's read view always sets it.
+type Disk struct {
+	NoFollow bool
+	Root     string
+}
 
 // Read implements Source.
 func (d Disk) Read(abs string, maxSize int64) (Content, error) {
-	flags := os.O_RDONLY
-	if d.NoFollow {
-		flags |= oNoFollow
+	var (
+		f   *os.File
+		err error
+	)
+	if d.Root != "" {
+		f, err = d.openBeneath(abs)
+	} else {
+		flags := os.O_RDONLY
+		if d.NoFollow {
+			flags |= oNoFollow
+		}
+		f, err = os.OpenFile(abs, flags, 0)
 	}
-	f, err := os.OpenFile(abs, flags, 0)
 	if err != nil {
 		if d.NoFollow && !errors.Is(err, fs.ErrNotExist) {
 			if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
@@ -84,6 +101,53 @@ func (d Disk) Read(abs string, maxSize int64) (Content, error) {
 }
 
 var errIsDir = errors.New("is a directory")
+
+// openBeneath opens abs for reading beneath d.Root.
+func (d Disk) openBeneath(abs string) (*os.File, error) {
+	rel, ok := relBeneath(d.Root, abs)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s is not inside %s", ErrOutside, abs, d.Root)
+	}
+	root, err := os.OpenRoot(d.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	if d.NoFollow {
+		// os.Root follows a final symlink that stays inside; refuse it
+		// here, as the walk that found the path would have.
+		if st, err := root.Lstat(rel); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a symlink; it is not followed", abs)
+		}
+	}
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, rootError(abs, err)
+	}
+	return f, nil
+}
+
+// relBeneath is abs relative to root (OS separators, "." for root itself),
+// or false when abs is not root or under it.
+func relBeneath(root, abs string) (string, bool) {
+	abs = filepath.Clean(abs)
+	if !within(root, abs) {
+		return "", false
+	}
+	if abs == root {
+		return ".", true
+	}
+	return abs[len(root)+len(sepAfter(root)):], true
+}
+
+// rootError rephrases an os.Root error about a path that would leave the
+// root, which happens only when the tree changed after Resolve checked it.
+func rootError(abs string, err error) error {
+	if err != nil && strings.Contains(err.Error(), "path escapes") {
+		return fmt.Errorf("%w: %s leads outside the workspace root (it changed while in use)", ErrOutside, abs)
+	}
+	return err
+}
 
 // overlaySource answers from the workspace's open buffers and asks next for
 // every other path.

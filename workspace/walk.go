@@ -79,7 +79,7 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 	if !opts.IncludeIgnored {
 		lv = w.levelsFor(abs)
 	}
-	wk := &walker{w: w, opts: opts, fn: fn, ctx: ctx}
+	wk := &walker{w: w, opts: opts, fn: fn, ctx: ctx, start: abs}
 	if !opts.IncludeDenied {
 		wk.deny = w.denyList()
 	}
@@ -102,6 +102,7 @@ type walker struct {
 	ctx     context.Context
 	scratch []*dirScratch // sequential walks: one per depth
 	deny    *denyList     // nil with IncludeDenied
+	start   string        // the directory asked for, which may be a symlink
 }
 
 type dirJob struct {
@@ -118,7 +119,7 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	if err := wk.ctx.Err(); err != nil {
 		return fnError{err}
 	}
-	if err := readDir(s, j.abs); err != nil {
+	if err := readDir(s, j.abs, wk.w.root, j.abs == wk.start); err != nil {
 		return err
 	}
 	if sorted {

@@ -413,7 +413,7 @@ func TestReadDirMatchesPortable(t *testing.T) {
 	symlink(t, "keep.txt", filepath.Join(root, "link"))
 	for _, dir := range []string{root, filepath.Join(root, "many"), filepath.Join(root, "pkg")} {
 		var fast, slow dirScratch
-		if err := readDir(&fast, dir); err != nil {
+		if err := readDir(&fast, dir, "", true); err != nil {
 			t.Fatal(err)
 		}
 		if err := readDirPortable(&slow, dir); err != nil {
@@ -433,7 +433,7 @@ func TestReadDirMatchesPortable(t *testing.T) {
 		}
 	}
 	var s dirScratch
-	if err := readDir(&s, filepath.Join(root, "keep.txt")); err == nil {
+	if err := readDir(&s, filepath.Join(root, "keep.txt"), "", true); err == nil {
 		t.Error("readDir of a file must fail")
 	}
 }

@@ -21,8 +21,8 @@ import (
 type Workspace struct {
 	root string // absolute, symlinks resolved, cleaned
 
-	src    Source // the read view: overlay over Disk{}
-	rawSrc Source // the same over Disk{NoFollow: true}, for ReadRaw
+	src    Source // the read view: overlay over Disk{Root: root}
+	rawSrc Source // the same over Disk{NoFollow: true, Root: root}, for ReadRaw
 
 	// mu guards writers of bufs, waiters and subs. Readers load bufs
 	// without it: the map it points to is never modified once published.
@@ -63,8 +63,8 @@ func New(root string) (*Workspace, error) {
 		subs:    map[int]func(string){},
 		locks:   map[string]*pathLock{},
 	}
-	w.src = overlaySource{w: w, next: Disk{}}
-	w.rawSrc = overlaySource{w: w, next: Disk{NoFollow: true}}
+	w.src = overlaySource{w: w, next: Disk{Root: w.root}}
+	w.rawSrc = overlaySource{w: w, next: Disk{NoFollow: true, Root: w.root}}
 	empty := map[string]*overlay{}
 	w.bufs.Store(&empty)
 	return w, nil
