@@ -1,0 +1,324 @@
+// Package nav backs the server's navigation with the code index: document
+// and workspace symbols, go-to-definition, references, and the
+// agentls.indexStatus command. It plugs into the server as an
+// lsp.Extension; each folder's index starts building when its session
+// starts and follows the folder's buffers from then on.
+package nav
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/agentls/agentls/codeindex"
+	"github.com/agentls/agentls/lsp"
+)
+
+// CmdIndexStatus is the command reporting a folder's index state.
+const CmdIndexStatus = "agentls.indexStatus"
+
+// Extension is the navigation extension. The zero value is ready to use.
+type Extension struct {
+	// Options for each folder's index (tests point CacheDir at a temp dir).
+	Options codeindex.Options
+}
+
+var _ lsp.Extension = (*Extension)(nil)
+
+// Capabilities advertises the navigation providers.
+func (x *Extension) Capabilities(caps map[string]any) {
+	caps["documentSymbolProvider"] = true
+	caps["workspaceSymbolProvider"] = true
+	caps["definitionProvider"] = true
+	caps["referencesProvider"] = true
+}
+
+// Commands adds agentls.indexStatus.
+func (x *Extension) Commands() map[string]lsp.CommandFunc {
+	return map[string]lsp.CommandFunc{CmdIndexStatus: indexStatus}
+}
+
+// Methods adds the navigation requests.
+func (x *Extension) Methods() map[string]lsp.MethodFunc {
+	return map[string]lsp.MethodFunc{
+		"textDocument/documentSymbol": documentSymbol,
+		"workspace/symbol":            workspaceSymbol,
+		"textDocument/definition":     definition,
+		"textDocument/references":     references,
+	}
+}
+
+// FolderOpened starts the folder's index build in the background; the index
+// is attached to the folder's session and closed with it.
+func (x *Extension) FolderOpened(f *lsp.Folder) func() {
+	codeindex.For(f.Session, x.Options)
+	return nil
+}
+
+func indexStatus(ctx context.Context, f *lsp.Folder, _ json.RawMessage) (any, error) {
+	if f == nil {
+		return codeindex.Status{State: codeindex.StateReady, Languages: map[string]int{}}, nil
+	}
+	return codeindex.For(f.Session).Status(), nil
+}
+
+// SymbolKind values of the protocol.
+const (
+	skModule    = 2
+	skNamespace = 3
+	skClass     = 5
+	skMethod    = 6
+	skField     = 8
+	skEnum      = 10
+	skInterface = 11
+	skFunction  = 12
+	skVariable  = 13
+	skConstant  = 14
+	skStruct    = 23
+	skTypeParam = 26
+)
+
+func symbolKind(k codeindex.Kind) int {
+	switch k {
+	case codeindex.KindFunction:
+		return skFunction
+	case codeindex.KindMethod:
+		return skMethod
+	case codeindex.KindClass:
+		return skClass
+	case codeindex.KindStruct:
+		return skStruct
+	case codeindex.KindInterface:
+		return skInterface
+	case codeindex.KindType:
+		return skTypeParam
+	case codeindex.KindEnum:
+		return skEnum
+	case codeindex.KindConstant, codeindex.KindMacro:
+		return skConstant
+	case codeindex.KindField:
+		return skField
+	case codeindex.KindModule:
+		return skNamespace
+	default:
+		return skVariable
+	}
+}
+
+type textDocumentPosition struct {
+	TextDocument struct {
+		URI string `json:"uri"`
+	} `json:"textDocument"`
+	Position lsp.Position `json:"position"`
+	Context  struct {
+		IncludeDeclaration bool `json:"includeDeclaration"`
+	} `json:"context"`
+}
+
+type location struct {
+	URI   string    `json:"uri"`
+	Range lsp.Range `json:"range"`
+}
+
+type documentSymbolJSON struct {
+	Name           string               `json:"name"`
+	Detail         string               `json:"detail,omitempty"`
+	Kind           int                  `json:"kind"`
+	Range          lsp.Range            `json:"range"`
+	SelectionRange lsp.Range            `json:"selectionRange"`
+	Children       []documentSymbolJSON `json:"children,omitempty"`
+}
+
+type symbolInformation struct {
+	Name          string   `json:"name"`
+	Kind          int      `json:"kind"`
+	Location      location `json:"location"`
+	ContainerName string   `json:"containerName,omitempty"`
+}
+
+// folderOf returns the folder holding path (the innermost one).
+func folderOf(s *lsp.Server, path string) *lsp.Folder {
+	var best *lsp.Folder
+	for _, f := range s.Folders() {
+		if f.WS.Contains(path) && (best == nil || len(f.WS.Root()) > len(best.WS.Root())) {
+			best = f
+		}
+	}
+	return best
+}
+
+// converter turns index ranges (0-based lines, byte columns) of one file
+// into protocol ranges in the connection's encoding, using the text the
+// client sees: the open buffer, else the file on disk.
+type converter struct {
+	s          *lsp.Server
+	text       string
+	lineStarts []int
+}
+
+func newConverter(s *lsp.Server, f *lsp.Folder, abs string) *converter {
+	c := &converter{s: s}
+	if d, ok := s.Document(lsp.PathToURI(abs)); ok {
+		c.text = d.Text
+	} else if file, err := f.WS.ReadFile(abs); err == nil {
+		c.text = file.Text
+	}
+	c.lineStarts = []int{0}
+	for i := 0; i < len(c.text); i++ {
+		if c.text[i] == '\n' {
+			c.lineStarts = append(c.lineStarts, i+1)
+		}
+	}
+	return c
+}
+
+func (c *converter) pos(p codeindex.Pos) lsp.Position {
+	if int(p.Line) >= len(c.lineStarts) {
+		return lsp.Position{Line: p.Line, Character: p.Col}
+	}
+	off := c.lineStarts[p.Line] + int(p.Col)
+	return c.s.Position(c.text, min(off, len(c.text)))
+}
+
+func (c *converter) rng(r codeindex.Range) lsp.Range {
+	return lsp.Range{Start: c.pos(r.Start), End: c.pos(r.End)}
+}
+
+// converters caches one converter per file of a reply.
+type converters struct {
+	s  *lsp.Server
+	f  *lsp.Folder
+	by map[string]*converter
+}
+
+func (cs *converters) location(rel string, r codeindex.Range) location {
+	abs := filepath.Join(cs.f.WS.Root(), filepath.FromSlash(rel))
+	c, ok := cs.by[abs]
+	if !ok {
+		c = newConverter(cs.s, cs.f, abs)
+		cs.by[abs] = c
+	}
+	return location{URI: lsp.PathToURI(abs), Range: c.rng(r)}
+}
+
+func documentSymbol(ctx context.Context, s *lsp.Server, raw json.RawMessage) (any, error) {
+	var p textDocumentPosition
+	if err := json.Unmarshal(raw, &p); err != nil || p.TextDocument.URI == "" {
+		return nil, lsp.InvalidParams("textDocument/documentSymbol needs textDocument.uri")
+	}
+	abs, ok := lsp.URIToPath(p.TextDocument.URI)
+	f := folderOf(s, abs)
+	if !ok || f == nil {
+		return []documentSymbolJSON{}, nil
+	}
+	syms, ok := codeindex.For(f.Session).Outline(abs)
+	if !ok {
+		return []documentSymbolJSON{}, nil
+	}
+	c := newConverter(s, f, abs)
+	var conv func(ns []*codeindex.Node) []documentSymbolJSON
+	conv = func(ns []*codeindex.Node) []documentSymbolJSON {
+		out := make([]documentSymbolJSON, 0, len(ns))
+		for _, n := range ns {
+			out = append(out, documentSymbolJSON{
+				Name: n.Name, Detail: n.Signature, Kind: symbolKind(n.Kind),
+				Range: c.rng(n.Range), SelectionRange: c.rng(n.NameRange),
+				Children: conv(n.Children),
+			})
+		}
+		return out
+	}
+	return conv(codeindex.Nest(syms)), nil
+}
+
+func workspaceSymbol(ctx context.Context, s *lsp.Server, raw json.RawMessage) (any, error) {
+	var p struct {
+		Query string `json:"query"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, lsp.InvalidParams("workspace/symbol needs a query string")
+	}
+	out := []symbolInformation{}
+	if p.Query == "" {
+		return out, nil
+	}
+	for _, f := range s.Folders() {
+		cs := &converters{s: s, f: f, by: map[string]*converter{}}
+		for _, m := range codeindex.For(f.Session).Search(codeindex.SearchQuery{Query: p.Query, Limit: 100}) {
+			out = append(out, symbolInformation{
+				Name: m.Name, Kind: symbolKind(m.Kind), ContainerName: m.Container,
+				Location: cs.location(m.Path, m.NameRange),
+			})
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	return out, nil
+}
+
+// nameAt finds the folder, the relative path and the identifier under the
+// cursor of a position request.
+func nameAt(s *lsp.Server, p textDocumentPosition) (f *lsp.Folder, rel, name string) {
+	abs, ok := lsp.URIToPath(p.TextDocument.URI)
+	if !ok {
+		return nil, "", ""
+	}
+	if f = folderOf(s, abs); f == nil {
+		return nil, "", ""
+	}
+	// The index wants a byte column: convert through the text the client
+	// sees.
+	c := newConverter(s, f, abs)
+	col := int(p.Position.Character)
+	if int(p.Position.Line) < len(c.lineStarts) {
+		start := c.lineStarts[p.Position.Line]
+		col = s.Offset(c.text, p.Position) - start
+	}
+	rel = f.WS.Rel(abs)
+	return f, rel, codeindex.For(f.Session).NameAt(abs, int(p.Position.Line), col)
+}
+
+func definition(ctx context.Context, s *lsp.Server, raw json.RawMessage) (any, error) {
+	var p textDocumentPosition
+	if err := json.Unmarshal(raw, &p); err != nil || p.TextDocument.URI == "" {
+		return nil, lsp.InvalidParams("textDocument/definition needs textDocument and position")
+	}
+	out := []location{}
+	f, rel, name := nameAt(s, p)
+	if name == "" {
+		return out, nil
+	}
+	cs := &converters{s: s, f: f, by: map[string]*converter{}}
+	for _, sym := range codeindex.For(f.Session).Definition(name, rel) {
+		out = append(out, cs.location(sym.Path, sym.NameRange))
+	}
+	return out, nil
+}
+
+func references(ctx context.Context, s *lsp.Server, raw json.RawMessage) (any, error) {
+	var p textDocumentPosition
+	if err := json.Unmarshal(raw, &p); err != nil || p.TextDocument.URI == "" {
+		return nil, lsp.InvalidParams("textDocument/references needs textDocument and position")
+	}
+	out := []location{}
+	f, rel, name := nameAt(s, p)
+	if name == "" {
+		return out, nil
+	}
+	ix := codeindex.For(f.Session)
+	cs := &converters{s: s, f: f, by: map[string]*converter{}}
+	if p.Context.IncludeDeclaration {
+		for _, sym := range ix.Definition(name, rel) {
+			out = append(out, cs.location(sym.Path, sym.NameRange))
+		}
+	}
+	refs, err := ix.References(ctx, codeindex.RefQuery{Name: name, From: rel, Limit: 1000})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range refs {
+		out = append(out, cs.location(r.Path, r.Range))
+	}
+	return out, nil
+}
