@@ -157,7 +157,7 @@ func run(dir string, runs int) error {
 	// Queries.
 	words := []string{"Reader", "NewReader", "ServeHTTP", "parse", "Lookup", "encodeState", "Marshal", "wr", "fmtInt", "Context"}
 	var search, def []time.Duration
-	c0 := cpuTime()
+	c0 = cpuTime()
 	for range 20 {
 		for _, w := range words {
 			t0 := time.Now()
