@@ -136,6 +136,8 @@ func TestSettings(t *testing.T) {
 		return config
 	}
 	s.Initialize(nil, map[string]any{"tools": map[string]any{"disabled": []string{"glob"}}, "saveAfterEdit": "yes"}, s.root)
+	f := s.folder()
+	reg := f.Registry()
 	// The bad value is reported.
 	s.WaitFor("showMessage about saveAfterEdit", func() bool {
 		for _, m := range s.Received("window/showMessage") {
@@ -167,6 +169,17 @@ func TestSettings(t *testing.T) {
 	}
 	if l.Digest == digest {
 		t.Errorf("digest did not change with the tool list")
+	}
+	if f.Registry() != reg {
+		t.Errorf("the folder's registry was replaced; plugin tools in it would be lost")
+	}
+	// The settings watcher saw the initial object and both changes.
+	var seen []string
+	for len(s.settings) > 0 {
+		seen = append(seen, <-s.settings)
+	}
+	if len(seen) != 3 || !strings.Contains(seen[0], "glob") || !strings.Contains(seen[1], "grep") || strings.Contains(seen[2], "grep") {
+		t.Errorf("SettingsChanged got %q", seen)
 	}
 	r := s.CallTool("grep", map[string]any{"pattern": "x"})
 	if r.IsError && strings.Contains(r.Content, "unknown tool") {

@@ -30,6 +30,7 @@ type Folder struct {
 
 	closers []func()
 	ready   chan struct{} // closed when the folder's leftover temp files are cleaned
+	opened  atomic.Bool   // the extensions know the folder: settings changes go to them
 }
 
 // waitReady waits until the folder's start-up cleaning is done.
@@ -107,6 +108,8 @@ func (s *Server) addFolder(wf workspaceFolder) {
 			f.closers = append(f.closers, closed)
 		}
 	}
+	f.opened.Store(true)
+	s.settingsChanged(f, f.currentSettings())
 	s.log.Info("folder added", "uri", f.URI, "root", ws.Root())
 }
 
@@ -245,20 +248,66 @@ func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) {
 	}
 }
 
-// applySettings makes st the folder's settings: the registry is rebuilt
-// when the disabled list changed, and the session sees the raw object.
+// applySettings makes st the folder's settings. The folder keeps one
+// registry for its whole life (plugin tools live in it too): a change of
+// tools.disabled removes and re-adds built-ins in place, which changes its
+// revision and digest. Extensions that watch settings are told.
 func (s *Server) applySettings(f *Folder, st settings) {
 	old := f.settings.Load()
-	if old == nil || !slices.Equal(old.Disabled, st.Disabled) || f.reg.Load() == nil {
+	if f.reg.Load() == nil {
 		reg, err := registry.NewBuiltin(st.Disabled...)
 		if err != nil {
 			s.showMessage(2, "agentls: %v", err)
 		}
 		f.reg.Store(reg)
+	} else if !slices.Equal(old.Disabled, st.Disabled) {
+		s.updateDisabled(f.reg.Load(), old.Disabled, st.Disabled)
 	}
 	f.settings.Store(&st)
 	setSessionSettings(f.Session, st.Raw)
+	if f.opened.Load() {
+		s.settingsChanged(f, st)
+	}
+}
+
+// settingsChanged tells the extensions and the client that f's settings
+// took effect.
+func (s *Server) settingsChanged(f *Folder, st settings) {
+	for _, ext := range s.opts.Extensions {
+		if w, ok := ext.(SettingsWatcher); ok {
+			w.SettingsChanged(f, st.Raw)
+		}
+	}
 	s.conn.Notify("window/logMessage", map[string]any{"type": 4, "message": "agentls: settings applied to " + f.URI})
+}
+
+// updateDisabled removes the built-ins newly in disabled and re-adds those
+// no longer in it.
+func (s *Server) updateDisabled(reg *registry.Registry, was, now []string) {
+	var unknown []string
+	for _, name := range now {
+		if slices.Contains(was, name) {
+			continue
+		}
+		if _, ok := registry.LookupBuiltin(name); !ok {
+			unknown = append(unknown, name)
+			continue
+		}
+		reg.Remove(name)
+	}
+	for _, name := range was {
+		if slices.Contains(now, name) {
+			continue
+		}
+		if t, ok := registry.LookupBuiltin(name); ok {
+			if err := reg.Add(t); err != nil {
+				s.log.Error("re-adding a built-in", "tool", name, "err", err)
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		s.showMessage(2, "agentls: tools.disabled names tools that are not built-ins: %s", strings.Join(unknown, ", "))
+	}
 }
 
 // setSessionSettings hands the raw settings object to the session's tools.

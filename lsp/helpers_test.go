@@ -97,8 +97,19 @@ func init() {
 	}})
 }
 
-// panicky is an extension whose method panics.
-type panicky struct{ folders chan *lsp.Folder }
+// panicky is the tests' extension: a method that panics, an echo command,
+// a position seam method, and it reports folders and settings.
+type panicky struct {
+	folders  chan *lsp.Folder
+	settings chan string
+}
+
+func (p panicky) SettingsChanged(f *lsp.Folder, raw json.RawMessage) {
+	select {
+	case p.settings <- string(raw):
+	default:
+	}
+}
 
 func (panicky) Capabilities(caps map[string]any) { caps["experimental"] = map[string]any{"test": true} }
 func (panicky) Commands() map[string]lsp.CommandFunc {
@@ -143,9 +154,10 @@ func (p panicky) FolderOpened(f *lsp.Folder) func() {
 
 type session struct {
 	*lsptest.Editor
-	t       testing.TB
-	root    string
-	folders chan *lsp.Folder
+	t        testing.TB
+	root     string
+	folders  chan *lsp.Folder
+	settings chan string // what the extension's SettingsChanged got
 }
 
 // start runs a server with opts against a fresh fake editor; root is a
@@ -170,11 +182,12 @@ func startTB(t testing.TB, opts lsp.Options, files map[string]string) *session {
 		}
 	}
 	folders := make(chan *lsp.Folder, 8)
-	opts.Extensions = append(opts.Extensions, panicky{folders: folders})
+	settings := make(chan string, 64)
+	opts.Extensions = append(opts.Extensions, panicky{folders: folders, settings: settings})
 	e := lsptest.New(t, func(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
 		return lsp.New(opts).Run(ctx, r, w, c)
 	})
-	return &session{Editor: e, t: t, root: root, folders: folders}
+	return &session{Editor: e, t: t, root: root, folders: folders, settings: settings}
 }
 
 func (s *session) path(rel string) string { return filepath.Join(s.root, filepath.FromSlash(rel)) }

@@ -57,6 +57,14 @@ type Extension interface {
 	FolderOpened(f *Folder) (closed func())
 }
 
+// SettingsWatcher is an optional interface of an Extension: SettingsChanged
+// is called with a folder's "agentls" settings object when its session
+// starts and whenever its settings change (plugin servers are configured
+// this way). It must return quickly.
+type SettingsWatcher interface {
+	SettingsChanged(f *Folder, settings json.RawMessage)
+}
+
 // CommandFunc runs a command on the folder it routes to (nil when no folder
 // is open). arg is the command's argument object.
 type CommandFunc func(ctx context.Context, f *Folder, arg json.RawMessage) (any, error)
