@@ -198,9 +198,8 @@ func TestExitWhenTheClientProcessIsGone(t *testing.T) {
 		t.Skip("no true command:", err)
 	}
 	s := start(t, lsp.Options{ParentCheck: time.Millisecond}, nil)
-	if err := s.Call("initialize", map[string]any{"processId": cmd.Process.Pid, "capabilities": map[string]any{}}, nil); err != nil {
-		t.Fatal(err)
-	}
+	// The server may exit before its answer is out: only the exit matters.
+	s.Call("initialize", map[string]any{"processId": cmd.Process.Pid, "capabilities": map[string]any{}}, nil)
 	if got := s.WaitExit(); got != 1 {
 		t.Errorf("exit status = %d, want 1", got)
 	}
