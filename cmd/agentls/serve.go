@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -64,13 +65,15 @@ func runServe(args []string) int {
 	defer stop()
 
 	att := &attachFolders{log: logger, byRoot: map[string]*lsp.Folder{}}
+	plugins := &pluginServers{log: logger, running: map[*lsp.Folder]*runningPlugins{}}
 	srv := lsp.New(lsp.Options{
 		Logger:     logger,
 		Version:    versionString(),
-		Extensions: []lsp.Extension{att},
+		Extensions: []lsp.Extension{att, plugins},
 	})
 	code = srv.Run(ctx, os.Stdin, os.Stdout, nopCloser{})
 	att.close()
+	plugins.close()
 	// Background shells of every session were ended with their sessions;
 	// this catches any process still alive (a foreground command of a
 	// cancelled call, a signal during shutdown).
@@ -82,6 +85,72 @@ func runServe(args []string) int {
 type nopCloser struct{}
 
 func (nopCloser) Close() error { return nil }
+
+// pluginServers runs each folder's configured MCP servers (the "mcpServers"
+// setting) as plugin tools in the folder's registry, restarting them when
+// that setting changes.
+type pluginServers struct {
+	log *slog.Logger
+
+	mu      sync.Mutex
+	running map[*lsp.Folder]*runningPlugins
+}
+
+type runningPlugins struct {
+	config  string // the mcpServers JSON they were started with
+	plugins *mcp.Plugins
+}
+
+func (p *pluginServers) Capabilities(map[string]any)          {}
+func (p *pluginServers) Commands() map[string]lsp.CommandFunc { return nil }
+func (p *pluginServers) Methods() map[string]lsp.MethodFunc   { return nil }
+
+func (p *pluginServers) FolderOpened(f *lsp.Folder) func() {
+	return func() {
+		p.mu.Lock()
+		r := p.running[f]
+		delete(p.running, f)
+		p.mu.Unlock()
+		if r != nil {
+			r.plugins.Close()
+		}
+	}
+}
+
+func (p *pluginServers) SettingsChanged(f *lsp.Folder, raw json.RawMessage) {
+	var cfg struct {
+		MCPServers map[string]mcp.ServerConfig `json:"mcpServers"`
+	}
+	json.Unmarshal(raw, &cfg)
+	key := ""
+	if len(cfg.MCPServers) > 0 {
+		b, _ := json.Marshal(cfg.MCPServers) // map keys sorted: a stable key
+		key = string(b)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	old := p.running[f]
+	if (old == nil && key == "") || (old != nil && old.config == key) {
+		return
+	}
+	if old != nil {
+		old.plugins.Close() // removes its tools from the registry
+		delete(p.running, f)
+	}
+	if key != "" {
+		p.running[f] = &runningPlugins{config: key, plugins: mcp.StartPlugins(f.Registry(), cfg.MCPServers, p.log)}
+	}
+}
+
+func (p *pluginServers) close() {
+	p.mu.Lock()
+	running := p.running
+	p.running = map[*lsp.Folder]*runningPlugins{}
+	p.mu.Unlock()
+	for _, r := range running {
+		r.plugins.Close()
+	}
+}
 
 // attachFolders publishes the server's folders on the MCP attach socket
 // (agentls mcp --attach): an attached agent runs in the folder's session,
