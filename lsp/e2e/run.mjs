@@ -163,6 +163,8 @@ async function main() {
     rootUri: pathToFileURL(root).href,
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'e2e' }],
     capabilities,
+    // agentls itself, standalone over MCP, as a plugin server of this folder.
+    initializationOptions: { mcpServers: { self: { command: bin, args: ['mcp', '--dir', root] } } },
   }), 'initialize');
   const caps = init.capabilities;
   check(caps.positionEncoding === 'utf-16', 'initialize: positionEncoding utf-16', caps.positionEncoding);
@@ -174,12 +176,25 @@ async function main() {
 
   const list = await withTimeout(conn.sendRequest('workspace/executeCommand', { command: 'agentls.listTools', arguments: [{}] }), 'listTools');
   const names = list.tools.map((t) => t.name);
+  let r;
   check(names.includes('read_file') && names.includes('edit_file') && list.digest.length === 64, 'listTools', names);
+
+  // The plugin server's tools join the registry (they connect in the background).
+  let pluginTools = [];
+  for (let i = 0; i < 100 && pluginTools.length === 0; i++) {
+    const l = await withTimeout(conn.sendRequest('workspace/executeCommand', { command: 'agentls.listTools', arguments: [{}] }), 'listTools');
+    pluginTools = l.tools.map((t) => t.name).filter((n) => n.startsWith('mcp__self__'));
+    if (pluginTools.length === 0) await new Promise((res) => setTimeout(res, 100));
+  }
+  check(pluginTools.includes('mcp__self__read_file'), 'plugin tools of mcpServers are listed', pluginTools.slice(0, 3));
+  r = await withTimeout(callTool('mcp__self__read_file', { path: 'b.txt' }), 'plugin call');
+  check(!r.isError && r.content.includes('closed file') && prompts.some((m) => m.includes('mcp__self__read_file')),
+    'a plugin tool runs after the approval prompt', r);
 
   // An unsaved buffer: read_file and grep see it.
   open('a.txt', 'unsaved 😀 buffer\nline two\n');
   type('a.txt', { start: { line: 0, character: 10 }, end: { line: 0, character: 10 } }, '!'); // after the emoji (2 UTF-16 units)
-  let r = await withTimeout(callTool('read_file', { path: 'a.txt' }), 'read_file');
+  r = await withTimeout(callTool('read_file', { path: 'a.txt' }), 'read_file');
   check(!r.isError && r.content.includes('unsaved 😀! buffer'), 'read_file sees the unsaved buffer', r);
   r = await withTimeout(callTool('grep', { pattern: 'unsaved', output_mode: 'content' }), 'grep');
   check(!r.isError && r.content.includes('a.txt:1:unsaved'), 'grep sees the unsaved buffer', r);
