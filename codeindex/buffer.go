@@ -91,11 +91,21 @@ func (ix *Index) OpenBuffers() int {
 // diffEdit describes the change from old to new as one edit: the common
 // prefix and suffix stay, the middle is replaced.
 func diffEdit(old, new []byte) sitter.EditInput {
+	const block = 256 // compare whole blocks first (memequal is vectorised)
 	p := 0
-	for n := min(len(old), len(new)); p < n && old[p] == new[p]; p++ {
+	n := min(len(old), len(new))
+	for p+block <= n && bytes.Equal(old[p:p+block], new[p:p+block]) {
+		p += block
+	}
+	for p < n && old[p] == new[p] {
+		p++
 	}
 	s := 0
-	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+	m := min(len(old), len(new)) - p // the suffix may not overlap the prefix
+	for s+block <= m && bytes.Equal(old[len(old)-s-block:len(old)-s], new[len(new)-s-block:len(new)-s]) {
+		s += block
+	}
+	for s < m && old[len(old)-1-s] == new[len(new)-1-s] {
 		s++
 	}
 	start := pointAt(old, 0, sitter.Point{}, p)
