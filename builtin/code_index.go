@@ -13,7 +13,7 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-const codeIndexDescription = "Query the live symbol index (sees unsaved buffers); faster and more precise than grep for code. search: definitions matching query; definition: where query (name or Type.name) is defined; references: its uses; outline: symbols of a file; map: the most referenced symbols; status. Answers are path:line lines."
+const codeIndexDescription = "Look up symbols in the workspace's live index (open buffers included) instead of grepping. search: definitions whose names match query; definition: where query (name or Type.name) is defined; references: where it is used; outline: a file's symbols; map: the most referenced symbols of the workspace or path; status. Returns path:line lines for read_file."
 
 const codeIndexSchema = `{
 	"type": "object",
