@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -314,5 +315,7 @@ func (s *Server) updateDisabled(reg *registry.Registry, was, now []string) {
 // TODO(workspace): Session.Settings is a plain field; a change of settings
 // while a tool reads it is a data race until the session guards it.
 func setSessionSettings(sess *workspace.Session, raw json.RawMessage) {
-	sess.Settings = raw
+	if !bytes.Equal(sess.Settings, raw) {
+		sess.Settings = raw
+	}
 }

@@ -87,6 +87,7 @@ func New(t testing.TB, serve ServeFunc) *Editor {
 		e.exit <- code
 	}()
 	e.conn = wire.NewConn(s2cR, c2sW, closers{s2cR, c2sW})
+	e.conn.Seen = e.bump
 	runDone := make(chan struct{})
 	go func() {
 		defer close(runDone)
@@ -362,7 +363,9 @@ func (e *Editor) Received(method string) []*wire.Message {
 }
 
 // WaitFor waits until cond holds, re-checking it after every message the
-// server sends; it fails the test after Timeout.
+// server sends (notifications, requests and responses: a cond that sends a
+// request is re-checked when its answer arrives); it fails the test after
+// Timeout.
 func (e *Editor) WaitFor(what string, cond func() bool) {
 	e.t.Helper()
 	deadline := time.NewTimer(Timeout)
@@ -415,12 +418,18 @@ func (e *Editor) CallTool(name string, args any) Result {
 	return r
 }
 
+// bump wakes WaitFor: a message arrived.
+func (e *Editor) bump() {
+	e.mu.Lock()
+	close(e.changed)
+	e.changed = make(chan struct{})
+	e.mu.Unlock()
+}
+
 // handle serves the server's requests and records everything.
 func (e *Editor) handle(m *wire.Message) {
 	e.mu.Lock()
 	e.received = append(e.received, m)
-	close(e.changed)
-	e.changed = make(chan struct{})
 	e.mu.Unlock()
 	if !m.IsRequest() {
 		return
