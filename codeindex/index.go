@@ -616,6 +616,9 @@ func (ix *Index) paths(path string) (rel, abs string) {
 		return ix.ws.Rel(abs), abs
 	}
 	rel = filepath.ToSlash(filepath.Clean(path))
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", ""
+	}
 	return rel, filepath.Join(ix.ws.Root(), filepath.FromSlash(rel))
 }
 

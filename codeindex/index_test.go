@@ -130,3 +130,17 @@ func TestMap(t *testing.T) {
 		t.Errorf("map:\n%s", m)
 	}
 }
+
+func TestPathsOutside(t *testing.T) {
+	ix, root := newTestIndex(t, "testdata/ws/small.txtar")
+	outside := filepath.Join(filepath.Dir(root), "x.go")
+	for _, p := range []string{"../x.go", outside, "cart/../../x.go"} {
+		if err := ix.UpdateBuffer(p, 1, "package x\nfunc Outside() {}\n"); err != nil {
+			t.Fatal(err)
+		}
+		ix.FileChanged(p)
+	}
+	if got := ix.Definition("Outside", ""); len(got) != 0 || ix.OpenBuffers() != 0 {
+		t.Errorf("a path outside the root was indexed: %v", got)
+	}
+}
