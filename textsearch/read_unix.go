@@ -11,11 +11,20 @@ const minReadBuf = 256 << 10
 // calls: no *os.File, no poller registration, no fstat — size comes from the
 // walk. Symlinks are not followed.
 func readFile(abs string, size int64, buf []byte) ([]byte, error) {
-	fd, err := syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	fd, err := syscall.Open(abs, openFlags, 0)
 	if err != nil {
 		return buf, err
 	}
 	defer syscall.Close(fd)
+	return readFD(fd, size, buf)
+}
+
+// openFlags open a file for reading: never a symlink, never blocking on a
+// FIFO.
+const openFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+
+// readFD reads the open file fd to its end into buf.
+func readFD(fd int, size int64, buf []byte) ([]byte, error) {
 	if want := int(size) + 1; cap(buf) < want {
 		buf = make([]byte, 0, max(want, minReadBuf))
 	}
@@ -45,15 +54,4 @@ func readFile(abs string, size int64, buf []byte) ([]byte, error) {
 		}
 		buf = buf[:len(buf)+n]
 	}
-}
-
-// lstat returns the size and mtime (Unix ns) of the regular file at abs;
-// ok is false when it is missing or not a regular file. Unlike os.Lstat it
-// allocates nothing but the path's bytes.
-func lstat(abs string) (size, mtime int64, ok bool) {
-	var st syscall.Stat_t
-	if err := syscall.Lstat(abs, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return 0, 0, false
-	}
-	return st.Size, st.Mtim.Nano(), true
 }

@@ -93,6 +93,10 @@ func Search(ctx context.Context, q Query, src Source) (string, error) {
 	s := &search{q: q, ctx: bctx}
 	s.workers = make(chan *worker, 4*Workers())
 	err := src(bctx, s.file)
+	close(s.workers) // every call of s.file has returned
+	for w := range s.workers {
+		w.dr.close()
+	}
 	if ctx.Err() != nil {
 		return "", ErrCancelled
 	}
@@ -139,6 +143,7 @@ type entry struct {
 type worker struct {
 	sc  *scanner
 	buf []byte
+	dr  *dirReader
 }
 
 // file searches one file; called concurrently.
@@ -150,18 +155,19 @@ func (s *search) file(f File) {
 	select {
 	case w = <-s.workers:
 	default:
-		w = &worker{sc: s.q.Pattern.newScanner()}
+		w = &worker{sc: s.q.Pattern.newScanner(), dr: newDirReader()}
 	}
 	defer func() {
 		select {
 		case s.workers <- w:
 		default:
+			w.dr.close()
 		}
 	}()
 	data := f.Text
 	if data == nil {
 		var err error
-		data, err = readFile(f.Abs, f.Size, w.buf[:0])
+		data, err = w.dr.read(f.Abs, f.Size, w.buf[:0])
 		if cap(data) > cap(w.buf) && cap(data) <= 16<<20 {
 			w.buf = data[:0]
 		}
