@@ -158,6 +158,7 @@ type session struct {
 	root     string
 	folders  chan *lsp.Folder
 	settings chan string // what the extension's SettingsChanged got
+	srv      *lsp.Server
 }
 
 // start runs a server with opts against a fresh fake editor; root is a
@@ -184,10 +185,11 @@ func startTB(t testing.TB, opts lsp.Options, files map[string]string) *session {
 	folders := make(chan *lsp.Folder, 8)
 	settings := make(chan string, 64)
 	opts.Extensions = append(opts.Extensions, panicky{folders: folders, settings: settings})
+	srv := lsp.New(opts)
 	e := lsptest.New(t, func(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
-		return lsp.New(opts).Run(ctx, r, w, c)
+		return srv.Run(ctx, r, w, c)
 	})
-	return &session{Editor: e, t: t, root: root, folders: folders, settings: settings}
+	return &session{Editor: e, t: t, root: root, folders: folders, settings: settings, srv: srv}
 }
 
 func (s *session) path(rel string) string { return filepath.Join(s.root, filepath.FromSlash(rel)) }

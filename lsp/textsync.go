@@ -198,6 +198,21 @@ func (s *Server) Document(uri string) (Document, bool) {
 	return Document{URI: d.uri, Path: d.path, Version: d.version, Text: d.text, Folders: slices.Clone(d.folders)}, true
 }
 
+// DocumentAt returns the open buffer of an absolute path, whatever the
+// spelling of the URI the client opened it with (prefer it to Document
+// with a URI built from a path: clients escape URIs differently).
+func (s *Server) DocumentAt(path string) (Document, bool) {
+	path = filepath.Clean(path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.docs {
+		if d.path == path {
+			return Document{URI: d.uri, Path: d.path, Version: d.version, Text: d.text, Folders: slices.Clone(d.folders)}, true
+		}
+	}
+	return Document{}, false
+}
+
 // Offset converts a position of text, in the connection's position
 // encoding, into a byte offset (clamped as the protocol says).
 func (s *Server) Offset(text string, p Position) int { return offsetOf(text, p, s.clientCaps().enc) }

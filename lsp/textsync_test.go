@@ -100,6 +100,9 @@ func TestExtensionPositionSeam(t *testing.T) {
 	if r.Offset != 5 || r.Position != (lsp.Position{Line: 0, Character: 3}) || r.Version != 1 {
 		t.Errorf("offset seam = %+v, want offset 5 (after the emoji)", r)
 	}
+	if d, ok := s.srv.DocumentAt(a); !ok || d.Text != "x😀y\nz" || d.URI != lsptest.URI(a) {
+		t.Errorf("DocumentAt = %+v, %v", d, ok)
+	}
 	if err := s.Call("test/offset", map[string]any{"uri": "file:///nope", "position": pos(0, 0)}, nil); code(err) != -32602 {
 		t.Errorf("unknown document: %v", err)
 	}
