@@ -3,7 +3,6 @@ package codeindex
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -315,7 +314,6 @@ type job struct {
 }
 
 func (ix *Index) build(ctx context.Context) error {
-	start := time.Now()
 	var cached map[string]*fileEntry
 	if !ix.opts.NoCache {
 		cached, _ = ix.loadCache() // a missing, old or corrupt cache means a full build
@@ -412,7 +410,6 @@ func (ix *Index) build(ctx context.Context) error {
 			return fmt.Errorf("saving the index cache: %w", err)
 		}
 	}
-	_ = start
 	return nil
 }
 
@@ -638,8 +635,6 @@ func (ix *Index) Watch() {
 	})
 }
 
-// ErrNotIndexed is returned for a path whose language is not indexed.
-var ErrNotIndexed = errors.New("language not indexed")
 
 // buffer is an open editor file: its text and its full tree.
 type buffer struct {
