@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -634,7 +633,6 @@ func (ix *Index) Watch() {
 		ix.CloseBuffer(abs)
 	})
 }
-
 
 // buffer is an open editor file: its text and its full tree.
 type buffer struct {
