@@ -229,9 +229,8 @@ export class AgentlsServer implements vscode.Disposable {
   private crashed(gen: number): void {
     const ranMs = this.startedAt ? Date.now() - this.startedAt : 0;
     this.startedAt = 0;
-    const old = this.client;
+    // The closed client has already cleaned up (no restart asked); a new one replaces it.
     this.client = undefined;
-    void old?.dispose().catch(() => undefined);
     const delay = this.backoff.next(ranMs);
     if (delay === undefined) {
       this.setState('failed');

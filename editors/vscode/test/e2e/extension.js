@@ -1,0 +1,218 @@
+// Test-only extension: on activation it drives the agentls extension through VS Code's own APIs
+// (vscode.lm, workspace edits, commands) and writes a JSON report to the path in the setting
+// agentlsE2E.report. Every wait polls a condition with a bound; nothing sleeps to synchronise.
+'use strict';
+const vscode = require('vscode');
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** Polls cond every 50 ms until it returns a truthy value; throws after ms. */
+async function until(what, cond, ms = 20000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function text(result) {
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+function invoke(name, input, token) {
+  return vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token).then(text);
+}
+
+function check(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+async function run(report) {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  check(folder, 'no workspace folder is open');
+  const root = folder.uri.fsPath;
+  // Each check is bounded: one that hangs fails after 60 s and the next one runs.
+  const step = async (name, fn) => {
+    const t0 = Date.now();
+    let timer;
+    const bound = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${name}: no answer after 60 s`)), 60000);
+    });
+    try {
+      const detail = await Promise.race([fn(), bound]);
+      report.checks.push({ name, ok: true, ms: Date.now() - t0, detail: detail ?? '' });
+    } catch (err) {
+      report.checks.push({ name, ok: false, ms: Date.now() - t0, detail: String(err && err.stack ? err.stack : err) });
+    } finally {
+      clearTimeout(timer);
+    }
+    writeReport(report, false);
+  };
+
+  const ext = vscode.extensions.getExtension('agentls.agentls');
+  check(ext, 'the agentls extension is not installed');
+  let api;
+  await step('server starts', async () => {
+    api = await ext.activate();
+    await api.whenRunning(60000);
+    return `pid ${api.pid}`;
+  });
+  if (!api || api.state !== 'running') return;
+
+  await step('vscode.lm.tools holds every agentls tool', async () => {
+    const declared = ext.packageJSON.contributes.languageModelTools.map((t) => t.name).sort();
+    const server = (await api.listTools()).tools.map((t) => 'agentls_' + t.name).sort();
+    check(JSON.stringify(declared) === JSON.stringify(server), `package.json declares ${declared} but the server lists ${server}`);
+    const have = await until('the agentls tools in vscode.lm.tools', () => {
+      const names = new Set(vscode.lm.tools.map((t) => t.name));
+      return declared.every((n) => names.has(n)) && names;
+    });
+    report.tools = [...have].filter((n) => n.startsWith('agentls_')).sort();
+    const rf = vscode.lm.tools.find((t) => t.name === 'agentls_read_file');
+    check(rf.tags.includes('read-only'), 'agentls_read_file is not tagged read-only');
+    return `${report.tools.length} tools`;
+  });
+
+  const dirtyPath = path.join(root, 'notes.txt');
+  const cleanPath = path.join(root, 'clean.txt');
+  let dirtyDoc;
+  await step('read_file sees an unsaved change', async () => {
+    dirtyDoc = await vscode.workspace.openTextDocument(vscode.Uri.file(dirtyPath));
+    await vscode.window.showTextDocument(dirtyDoc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(dirtyDoc.uri, new vscode.Position(0, 0), 'UNSAVED by the user\n');
+    check(await vscode.workspace.applyEdit(edit), 'applyEdit refused');
+    check(dirtyDoc.isDirty, 'the document is not dirty after applyEdit');
+    check(!fs.readFileSync(dirtyPath, 'utf8').includes('UNSAVED'), 'the unsaved change reached the disk');
+    const out = await until('read_file to return the unsaved text', async () => {
+      const t = await invoke('agentls_read_file', { path: 'notes.txt' });
+      return t.includes('UNSAVED by the user') && t;
+    }, 10000);
+    return out.split('\n')[0];
+  });
+
+  await step('edit_file of a dirty buffer edits the buffer and does not save it', async () => {
+    const out = await invoke('agentls_edit_file', { path: 'notes.txt', old_string: 'second line', new_string: 'second line, edited by the agent' });
+    check(!out.startsWith('Error'), `edit_file failed: ${out}`);
+    await until('the edit in the editor buffer', () => dirtyDoc.getText().includes('edited by the agent'));
+    check(dirtyDoc.getText().includes('UNSAVED by the user'), 'the user\'s unsaved change was lost');
+    check(dirtyDoc.isDirty, 'the buffer with the user\'s changes was saved');
+    check(!fs.readFileSync(dirtyPath, 'utf8').includes('edited by the agent'), 'the edit reached the disk');
+    return out;
+  });
+
+  await step('edit_file of a clean open file edits the buffer and saves it', async () => {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(cleanPath));
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
+    check(!doc.isDirty, 'clean.txt starts dirty');
+    await invoke('agentls_read_file', { path: 'clean.txt' });
+    const out = await invoke('agentls_edit_file', { path: 'clean.txt', old_string: 'alpha', new_string: 'omega' });
+    check(!out.startsWith('Error'), `edit_file failed: ${out}`);
+    await until('the edit in the editor buffer', () => doc.getText().includes('omega'));
+    await until('the buffer to be saved', () => !doc.isDirty && fs.readFileSync(cleanPath, 'utf8').includes('omega'));
+    return out;
+  });
+
+  await step('a tool error comes back as text', async () => {
+    const out = await invoke('agentls_read_file', { path: 'no/such/file.txt' });
+    check(out.startsWith('Error from read_file:'), `want an error text, got: ${out}`);
+    return out;
+  });
+
+  await step('cancelling a call stops it', async () => {
+    const isSleep = () => {
+      try {
+        return fs.readdirSync('/proc').some((p) => {
+          try {
+            return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === 'sleep\u000037\u0000';
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false;
+      }
+    };
+    const cts = new vscode.CancellationTokenSource();
+    const call = invoke('agentls_bash', { command: 'sleep 37' }, cts.token).then(
+      (t) => ({ settled: 'result', text: t }),
+      (e) => ({ settled: 'error', text: String(e) }),
+    );
+    // Cancel once the server runs the command (a process `sleep 37`).
+    await until('the command to start', isSleep, 10000);
+    const t0 = Date.now();
+    cts.cancel();
+    const r = await call;
+    const ms = Date.now() - t0;
+    check(ms < 5000, `the cancelled call took ${ms} ms to settle`);
+    await until('the command to be killed', () => !isSleep(), 5000);
+    return `${r.settled} ${ms} ms after the cancel: ${r.text.slice(0, 120)}`;
+  });
+
+  await step('the server restarts after a crash', async () => {
+    const old = api.pid;
+    process.kill(old, 'SIGKILL');
+    await until('a new server process', () => api.state === 'running' && api.pid && api.pid !== old, 30000);
+    const out = await invoke('agentls_ls', {});
+    check(out.includes('notes.txt'), `ls after the restart: ${out}`);
+    return `pid ${old} → ${api.pid}`;
+  });
+
+  await step('agentls: Restart Server', async () => {
+    const old = api.pid;
+    await vscode.commands.executeCommand('agentls.restartServer');
+    await api.whenRunning(30000);
+    check(api.pid !== old, 'the same server process is still running');
+    const out = await invoke('agentls_grep', { pattern: 'omega' });
+    check(out.includes('clean.txt'), `grep after the restart: ${out}`);
+    return `pid ${old} → ${api.pid}`;
+  });
+
+  await step('agentls: Show Index Status', async () => {
+    await vscode.commands.executeCommand('agentls.showIndexStatus');
+    try {
+      const s = await api.indexStatus();
+      return JSON.stringify(s);
+    } catch (err) {
+      return `the server has no agentls.indexStatus yet: ${err.message}`;
+    }
+  });
+
+  await step('MCP server definition provider API', async () => {
+    check(typeof vscode.lm.registerMcpServerDefinitionProvider === 'function', 'vscode.lm.registerMcpServerDefinitionProvider is missing');
+    return 'registered';
+  });
+
+  await step('agentls: Run Tool… shows the result in the agentls output', async () => {
+    const out = await vscode.commands.executeCommand('agentls.runTool', 'grep', { pattern: 'edited by the agent|UNSAVED', output_mode: 'content' });
+    check(typeof out === 'string' && out.includes('notes.txt:'), `runTool result: ${out}`);
+    await vscode.window.showTextDocument(dirtyDoc, { preserveFocus: false });
+    await vscode.commands.executeCommand('agentls.runTool', 'grep', { pattern: 'edited by the agent|UNSAVED', output_mode: 'content' });
+    return out;
+  });
+}
+
+async function activate() {
+  const report = { vscode: vscode.version, checks: [], tools: [], done: false };
+  try {
+    await run(report);
+  } catch (err) {
+    report.checks.push({ name: 'run', ok: false, detail: String(err && err.stack ? err.stack : err) });
+  }
+  report.done = true;
+  report.ok = report.checks.length > 0 && report.checks.every((c) => c.ok);
+  writeReport(report, true);
+}
+
+/** The final report at the path of agentlsE2E.report; the checks so far at PATH.partial. */
+function writeReport(report, final) {
+  const reportPath = vscode.workspace.getConfiguration('agentlsE2E').get('report');
+  if (!reportPath) return;
+  const file = final ? reportPath : reportPath + '.partial';
+  fs.writeFileSync(file + '.tmp', JSON.stringify(report, null, 2));
+  fs.renameSync(file + '.tmp', file);
+}
+
+module.exports = { activate, deactivate() {} };
