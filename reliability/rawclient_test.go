@@ -21,7 +21,7 @@ import (
 // from the server get a null result, so the server never waits on us.
 type rawClient struct {
 	t    testing.TB
-	w    *io.PipeWriter
+	w    io.WriteCloser
 	mu   sync.Mutex
 	msgs []rawMsg
 	news chan struct{} // closed and replaced on every message
@@ -48,7 +48,7 @@ func startRaw(t testing.TB, opts lsp.Options) *rawClient {
 	t.Helper()
 	c2sR, c2sW := io.Pipe()
 	s2cR, s2cW := io.Pipe()
-	c := &rawClient{t: t, w: c2sW, news: make(chan struct{}), exit: make(chan int, 1), done: make(chan struct{}), nextID: 1000}
+	c := newRawClient(t, c2sW)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		code := lsp.New(opts).Run(ctx, c2sR, s2cW, pipeClosers{c2sR, s2cW})
@@ -63,6 +63,11 @@ func startRaw(t testing.TB, opts lsp.Options) *rawClient {
 		<-c.done
 	})
 	return c
+}
+
+// newRawClient is a client writing to w; start its reader with go c.read(r).
+func newRawClient(t testing.TB, w io.WriteCloser) *rawClient {
+	return &rawClient{t: t, w: w, news: make(chan struct{}), exit: make(chan int, 1), done: make(chan struct{}), nextID: 1000}
 }
 
 type pipeClosers []io.Closer
