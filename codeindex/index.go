@@ -91,6 +91,9 @@ type Index struct {
 
 	rank rankCache
 
+	descMu sync.Mutex // guards desc; taken after mu
+	desc   map[descKey]descVal
+
 	parsed, reused atomic.Int64 // files parsed and files taken from the cache, all builds
 }
 

@@ -150,32 +150,68 @@ func (ix *Index) Search(q SearchQuery) []Match {
 }
 
 // fill sets Signature and Doc of syms from the current text of their files.
-// The caller must not hold mu.
+// Results are remembered per file entry (an entry is replaced when its file
+// changes), so that repeated queries, like a workspace/symbol request per
+// keystroke, read no file. The caller must not hold mu.
 func (ix *Index) fill(syms []Symbol) {
-	byPath := make(map[string][]Symbol)
+	type need struct {
+		i int
+		f *fileEntry
+	}
+	byPath := make(map[string][]need)
 	var order []string
-	for _, s := range syms {
+	ix.mu.RLock()
+	ix.descMu.Lock()
+	for i := range syms {
+		s := &syms[i]
+		f := ix.files[s.Path]
+		if v, ok := ix.desc[descKey{s.Path, s.Name, s.NameRange.Start}]; ok && v.f == f {
+			s.Signature, s.Doc = v.sig, v.doc
+			continue
+		}
 		if byPath[s.Path] == nil {
 			order = append(order, s.Path)
 		}
-		byPath[s.Path] = append(byPath[s.Path], s)
+		byPath[s.Path] = append(byPath[s.Path], need{i, f})
 	}
-	filled := make(map[string][]Symbol, len(order))
+	ix.descMu.Unlock()
+	ix.mu.RUnlock()
 	for _, p := range order {
-		group := byPath[p]
+		needs := byPath[p]
 		l := LanguageFor(p)
 		src := ix.textOf(p)
-		if l != nil && src != nil {
-			describe(l, src, group)
+		if l == nil || src == nil {
+			continue
 		}
-		filled[p] = group
+		group := make([]Symbol, len(needs))
+		for k, n := range needs {
+			group[k] = syms[n.i]
+		}
+		describe(l, src, group)
+		ix.descMu.Lock()
+		if len(ix.desc) > 1<<14 {
+			clear(ix.desc)
+		}
+		if ix.desc == nil {
+			ix.desc = make(map[descKey]descVal)
+		}
+		for k, n := range needs {
+			syms[n.i] = group[k]
+			s := &group[k]
+			ix.desc[descKey{s.Path, s.Name, s.NameRange.Start}] = descVal{n.f, s.Signature, s.Doc}
+		}
+		ix.descMu.Unlock()
 	}
-	next := make(map[string]int, len(order))
-	for i := range syms {
-		p := syms[i].Path
-		syms[i] = filled[p][next[p]]
-		next[p]++
-	}
+}
+
+type descKey struct {
+	path, name string
+	pos        Pos
+}
+
+type descVal struct {
+	f        *fileEntry // the entry the text was read for
+	sig, doc string
 }
 
 func (ix *Index) fillMatches(ms []Match) {
