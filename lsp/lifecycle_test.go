@@ -204,3 +204,26 @@ func TestExitWhenTheClientProcessIsGone(t *testing.T) {
 		t.Errorf("exit status = %d, want 1", got)
 	}
 }
+
+func TestConcurrencyLimit(t *testing.T) {
+	s := start(t, lsp.Options{MaxConcurrent: 1}, nil)
+	s.Initialize(nil, nil, s.root)
+	started, release := block.reset()
+	first := make(chan error, 1)
+	go func() {
+		first <- s.ExecuteCommand("agentls.callTool", map[string]any{"name": "zz_block"}, nil)
+	}()
+	<-started
+	// The second request waits behind the limit; it can still be cancelled.
+	second := s.Start("9001", "workspace/executeCommand", map[string]any{
+		"command": "agentls.callTool", "arguments": []any{map[string]any{"name": "zz_touch"}},
+	}, nil)
+	s.Notify("$/cancelRequest", map[string]any{"id": 9001})
+	if err := second(); code(err) != wire.CodeRequestCancelled {
+		t.Errorf("queued request after cancel: %v", err)
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Errorf("first request: %v", err)
+	}
+}

@@ -150,6 +150,15 @@ func (e *Editor) CallID(ctx context.Context, id string, method string, params, r
 	return e.conn.CallID(ctx, json.RawMessage(id), method, params, result)
 }
 
+// Start sends a request with a chosen id and returns at once; wait gives
+// its outcome. Whatever the test sends after Start reaches the server
+// after this request.
+func (e *Editor) Start(id string, method string, params, result any) (wait func() error) {
+	ctx, cancel := e.ctx()
+	w := e.conn.Start(ctx, json.RawMessage(id), method, params, result)
+	return func() error { defer cancel(); return w() }
+}
+
 // Notify sends a notification.
 func (e *Editor) Notify(method string, params any) {
 	e.t.Helper()

@@ -402,20 +402,27 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 // CallID is Call with the caller's id (raw JSON: a number or a string),
 // which must not be in use.
 func (c *Conn) CallID(ctx context.Context, id json.RawMessage, method string, params, result any) error {
+	return c.Start(ctx, id, method, params, result)()
+}
+
+// Start sends a request with the caller's id and returns at once; wait
+// waits for the response like Call. Messages sent after Start returns
+// reach the peer after this request.
+func (c *Conn) Start(ctx context.Context, id json.RawMessage, method string, params, result any) (wait func() error) {
 	pb, err := Marshal(params)
 	if err != nil {
-		return fmt.Errorf("encoding %s params: %w", method, err)
+		return func() error { return fmt.Errorf("encoding %s params: %w", method, err) }
 	}
 	key := IDKey(id)
 	ch := make(chan *Message, 1)
 	c.pmu.Lock()
 	c.pending[key] = ch
 	c.pmu.Unlock()
-	defer func() {
+	forget := func() {
 		c.pmu.Lock()
 		delete(c.pending, key)
 		c.pmu.Unlock()
-	}()
+	}
 	mb, _ := json.Marshal(method)
 	buf := make([]byte, 0, len(pb)+len(mb)+64)
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
@@ -426,22 +433,26 @@ func (c *Conn) CallID(ctx context.Context, id json.RawMessage, method string, pa
 	buf = append(buf, pb...)
 	buf = append(buf, '}')
 	if err := c.writeBody(buf); err != nil {
-		return fmt.Errorf("sending %s: %w", method, err)
+		forget()
+		return func() error { return fmt.Errorf("sending %s: %w", method, err) }
 	}
-	select {
-	case m := <-ch:
-		if m.Error != nil {
-			return m.Error
-		}
-		if result != nil && len(m.Result) > 0 {
-			if err := json.Unmarshal(m.Result, result); err != nil {
-				return fmt.Errorf("decoding %s result: %w", method, err)
+	return func() error {
+		defer forget()
+		select {
+		case m := <-ch:
+			if m.Error != nil {
+				return m.Error
 			}
+			if result != nil && len(m.Result) > 0 {
+				if err := json.Unmarshal(m.Result, result); err != nil {
+					return fmt.Errorf("decoding %s result: %w", method, err)
+				}
+			}
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.done:
+			return ErrClosed
 		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.done:
-		return ErrClosed
 	}
 }
