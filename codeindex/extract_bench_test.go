@@ -59,10 +59,21 @@ func goroot(b *testing.B) *Index {
 	return ix
 }
 
+// BenchmarkSearchGOROOT: searches for names of the index, each once (the
+// signature cache is cleared between runs).
 func BenchmarkSearchGOROOT(b *testing.B) {
 	ix := goroot(b)
-	words := []string{"Reader", "NewReader", "ServeHTTP", "parse", "Lookup", "encodeState", "Marshal", "wr", "fmtInt", "Context"}
+	all := ix.Definitions()
+	var words []string
+	for i := 7; len(words) < 100 && i < len(all); i += len(all) / 150 {
+		if w := all[i].Name; len(w) > 3 {
+			words = append(words, w[:len(w)/2+1])
+		}
+	}
 	for b.Loop() {
+		ix.descMu.Lock()
+		clear(ix.desc)
+		ix.descMu.Unlock()
 		for _, w := range words {
 			ix.Search(SearchQuery{Query: w, Limit: 20})
 		}
