@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/textsearch"
@@ -61,6 +62,8 @@ type grepArgs struct {
 	MaxResults      int    `json:"max_results"`
 	IncludeIgnored  bool   `json:"include_ignored"`
 	Hidden          bool   `json:"hidden"`
+
+	budget time.Duration // time allowed; 0: textsearch.DefaultBudget
 }
 
 func (grepTool) Execute(ctx context.Context, args json.RawMessage) (string, error) {
@@ -110,6 +113,7 @@ func runGrep(ctx context.Context, a grepArgs, maxBytes int) (string, error) {
 		Context:    a.Context,
 		MaxResults: a.MaxResults,
 		MaxBytes:   maxBytes,
+		Budget:     a.budget,
 	}
 	src, err := grepSource(s, abs, rel, filter, a)
 	if err != nil {
