@@ -39,6 +39,6 @@ mkdir -p "$here/.run"
 export E2E_VSIX=$here/.run/agentls-e2e.vsix
 (cd "$here/e2e" && npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license --out "$E2E_VSIX" >/dev/null)
 
-step "end to end in code-server (VS Code $("$CODE_SERVER" --version 2>/dev/null | head -n 1 | cut -d' ' -f3-))"
+step "end to end in code-server $("$CODE_SERVER" --version 2>/dev/null | head -n 1)"
 export SCREENSHOT=${AGENTLS_VSCODE_SCREENSHOT:-$here/.run/workbench.png}
 "$NODE" "$here/run-e2e.mjs"
