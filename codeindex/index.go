@@ -71,6 +71,7 @@ type Index struct {
 	blob    []byte
 	starts  []int32
 	entries []*nameEntry
+	byFirst [256][]*nameEntry // entries by the first byte of their lower-case name
 	empty   int
 	nsyms   int
 	skipped map[string]bool // paths skipped as too large, minified or binary
@@ -282,12 +283,16 @@ func (ix *Index) addEntry(ne *nameEntry) {
 	ix.starts = append(ix.starts, int32(len(ix.blob)))
 	ix.blob = append(append(ix.blob, ne.lower...), '\n')
 	ix.entries = append(ix.entries, ne)
+	if ne.lower != "" {
+		ix.byFirst[ne.lower[0]] = append(ix.byFirst[ne.lower[0]], ne)
+	}
 }
 
 // compactNames drops the names that have no symbol left.
 func (ix *Index) compactNames() {
 	entries := ix.entries
 	ix.blob, ix.starts, ix.entries, ix.empty = nil, nil, nil, 0
+	ix.byFirst = [256][]*nameEntry{}
 	for _, ne := range entries {
 		if len(ne.syms) == 0 {
 			delete(ix.names, ne.name)

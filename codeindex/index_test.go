@@ -73,6 +73,9 @@ func TestIndexQueries(t *testing.T) {
 	if got := strings.Join(names, " "); got != "Cart/1 NewCart/3" {
 		t.Errorf("search cart: %s", got)
 	}
+	if got := ix.Search(SearchQuery{Query: "nc"}); len(got) != 1 || got[0].Name != "NewCart" || got[0].Tier != TierFuzzy {
+		t.Errorf("fuzzy search nc: %v", got)
+	}
 	if got := ix.Search(SearchQuery{Query: "add", Kind: KindFunction}); len(got) != 1 || got[0].Name != "add_header" {
 		t.Errorf("search add function: %v", got)
 	}

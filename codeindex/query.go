@@ -120,9 +120,11 @@ func (ix *Index) Search(q SearchQuery) []Match {
 			off = int(ix.starts[i])
 		}
 	}
-	// Fuzzy matches only when the better ones are too few.
+	// Fuzzy matches only when the better ones are too few: names that start
+	// with the query's first letter and hold the rest in order (nr finds
+	// NewReader), scanning only the names with that first letter.
 	if nsyms < limit && len(lq) >= 2 {
-		for _, ne := range ix.entries {
+		for _, ne := range ix.byFirst[lq[0]] {
 			if !strings.Contains(ne.lower, lq) && fuzzy(ne.lower, lq) {
 				consider(ne, TierFuzzy)
 			}
@@ -278,9 +280,10 @@ func kindRank(k Kind) int {
 	return 3
 }
 
-// fuzzy reports whether the bytes of q appear in s in order.
+// fuzzy reports whether s starts with the first byte of q and holds the
+// others in order.
 func fuzzy(s, q string) bool {
-	if len(q) > len(s) || len(q) < 2 {
+	if len(q) > len(s) || len(q) < 2 || s[0] != q[0] {
 		return false
 	}
 	i := 0
