@@ -147,3 +147,18 @@ func TestPathsOutside(t *testing.T) {
 		t.Errorf("a path outside the root was indexed: %v", got)
 	}
 }
+
+func TestOffset(t *testing.T) {
+	text := "ab\ncdé\n\nx"
+	for _, c := range []struct {
+		p    Pos
+		want int
+	}{{Pos{0, 0}, 0}, {Pos{0, 2}, 2}, {Pos{1, 2}, 5}, {Pos{1, 99}, 7}, {Pos{2, 0}, 8}, {Pos{3, 1}, 10}, {Pos{4, 0}, -1}} {
+		if got := Offset(text, c.p); got != c.want {
+			t.Errorf("Offset(%v) = %d, want %d", c.p, got, c.want)
+		}
+	}
+	if got := IdentAt("x := foo.Bar(1)", 10); got != "Bar" {
+		t.Errorf("IdentAt = %q", got)
+	}
+}

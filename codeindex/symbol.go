@@ -1,5 +1,7 @@
 package codeindex
 
+import "strings"
+
 // Kind is what a symbol is, or for a reference, how a name is used.
 type Kind uint8
 
@@ -142,4 +144,23 @@ type Ref struct {
 	Path  string
 	Range Range  // of the name
 	Line  string // the source line, trimmed
+}
+
+// Offset returns the byte offset of p in text (lines end with '\n'), or -1
+// when text has no such line; a column past the end of its line is cut to
+// the line's end. LSP handlers convert it with their position encoding.
+func Offset(text string, p Pos) int {
+	off := 0
+	for line := uint32(0); line < p.Line; line++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+	}
+	end := len(text)
+	if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
+		end = off + i
+	}
+	return min(off+int(p.Col), end)
 }
