@@ -85,3 +85,23 @@ func withVersion(b []byte, v byte) []byte {
 	c[len(c)-4], c[len(c)-3], c[len(c)-2], c[len(c)-1] = byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24)
 	return c
 }
+
+// TestCacheUnwritable: a cache directory that cannot be written leaves a
+// working index and a note in its status.
+func TestCacheUnwritable(t *testing.T) {
+	_, root := newTestIndex(t, "testdata/ws/small.txtar")
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	ix := New(ws, Options{CacheDir: file, Workers: 1}) // a file, not a directory
+	defer ix.Close()
+	if err := ix.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := ix.Status(); st.Files != 4 || st.Error == "" {
+		t.Errorf("status %+v", st)
+	}
+}

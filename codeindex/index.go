@@ -68,16 +68,17 @@ type Index struct {
 	// Entries stay when their last symbol goes (a keystroke that deletes
 	// and retypes a name then costs nothing here); when such empty entries
 	// are most of the table it is rebuilt.
-	blob    []byte
-	starts  []int32
-	entries []*nameEntry
-	byFirst [256][]*nameEntry // entries by the first byte of their lower-case name
-	empty   int
-	nsyms   int
-	skipped map[string]bool // paths skipped as too large, minified or binary
-	state   State
-	err     error
-	gen     uint64 // bumped on every change of files
+	blob     []byte
+	starts   []int32
+	entries  []*nameEntry
+	byFirst  [256][]*nameEntry // entries by the first byte of their lower-case name
+	empty    int
+	nsyms    int
+	skipped  map[string]bool // paths skipped as too large, minified or binary
+	state    State
+	err      error
+	cacheErr error  // the cache could not be saved (Status.Error says so)
+	gen      uint64 // bumped on every change of files
 
 	startOnce sync.Once
 	ready     chan struct{} // closed when the first build ends
@@ -223,6 +224,8 @@ func (ix *Index) Status() Status {
 	}
 	if ix.err != nil {
 		st.Error = ix.err.Error()
+	} else if ix.cacheErr != nil {
+		st.Error = ix.cacheErr.Error()
 	}
 	return st
 }
@@ -413,8 +416,11 @@ func (ix *Index) build(ctx context.Context) error {
 		}
 	}
 	if !ix.opts.NoCache && changed.Load() {
+		// An unwritable cache costs the next start time, not this index.
 		if err := ix.saveCache(); err != nil {
-			return fmt.Errorf("saving the index cache: %w", err)
+			ix.mu.Lock()
+			ix.cacheErr = fmt.Errorf("saving the index cache: %w", err)
+			ix.mu.Unlock()
 		}
 	}
 	return nil
