@@ -103,7 +103,10 @@ export function registerCommands(server: AgentlsServer, output: vscode.OutputCha
         output.appendLine(msg);
         void vscode.window.showInformationMessage(msg);
       } catch (err) {
-        void vscode.window.showWarningMessage(`agentls: no index status: ${err instanceof Error ? err.message : String(err)}`);
+        const msg = err instanceof Error ? err.message : String(err);
+        void vscode.window.showWarningMessage(
+          /unknown command/.test(msg) ? 'agentls: this agentls server has no symbol index (it does not offer agentls.indexStatus)' : `agentls: no index status: ${msg}`,
+        );
       }
       await status.refresh();
     }),

@@ -5,7 +5,7 @@ import { AgentlsServer, type IndexStatus, type ServerState } from './client';
 import { registerCommands } from './commands';
 import { serverToolName, type ToolList } from './contribution';
 import { declaredTools, registerTools } from './lmTools';
-import { registerMcpProvider } from './mcp';
+import { currentMcpServers, registerMcpProvider, type McpMode, type McpServer } from './mcp';
 import type { CallResult } from './result';
 import { StatusItem } from './statusBar';
 
@@ -20,6 +20,8 @@ export interface AgentlsApi {
   callTool(name: string, args: unknown, token?: vscode.CancellationToken): Promise<CallResult>;
   indexStatus(): Promise<IndexStatus>;
   restart(): Promise<void>;
+  /** The MCP servers the extension offers to the chat (for mode, or as the setting says). */
+  mcpServers(mode?: McpMode): McpServer[];
 }
 
 export function activate(context: vscode.ExtensionContext): AgentlsApi {
@@ -52,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): AgentlsApi {
     callTool: (n, a, t) => server.callTool(n, a, t),
     indexStatus: () => server.indexStatus(),
     restart: () => server.restart(),
+    mcpServers: (mode) => currentMcpServers(server, declared, mode),
   };
 }
 

@@ -6,9 +6,19 @@
 
 import * as vscode from 'vscode';
 import type { AgentlsServer } from './client';
+import { mcpServers, type McpMode, type McpServer } from './mcpServers';
 
-export function pluginTools(serverTools: string[], declared: Set<string>): string[] {
-  return serverTools.filter((n) => !declared.has(n));
+export type { McpMode, McpServer };
+
+/** The servers for the current settings, tools and folders. */
+export function currentMcpServers(server: AgentlsServer, declared: Set<string>, mode?: McpMode): McpServer[] {
+  return mcpServers(
+    mode ?? vscode.workspace.getConfiguration('agentls').get<McpMode>('mcpServer', 'plugins'),
+    server.binary,
+    server.lastTools?.tools.map((t) => t.name) ?? [],
+    declared,
+    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath })),
+  );
 }
 
 export function registerMcpProvider(server: AgentlsServer, declared: Set<string>): vscode.Disposable[] {
@@ -18,20 +28,12 @@ export function registerMcpProvider(server: AgentlsServer, declared: Set<string>
   const changed = new vscode.EventEmitter<void>();
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
-    provideMcpServerDefinitions: () => {
-      const mode = vscode.workspace.getConfiguration('agentls').get<string>('mcpServer', 'plugins');
-      const bin = server.binary;
-      if (mode === 'never' || !bin) return [];
-      const names = server.lastTools?.tools.map((t) => t.name) ?? [];
-      if (mode !== 'always' && pluginTools(names, declared).length === 0) return [];
-      return (vscode.workspace.workspaceFolders ?? [])
-        .filter((f) => f.uri.scheme === 'file')
-        .map((f) => {
-          const def = new vscode.McpStdioServerDefinition(`agentls: ${f.name}`, bin, ['mcp', '--attach', '--dir', f.uri.fsPath]);
-          def.cwd = f.uri;
-          return def;
-        });
-    },
+    provideMcpServerDefinitions: () =>
+      currentMcpServers(server, declared).map((s) => {
+        const def = new vscode.McpStdioServerDefinition(s.label, s.command, s.args);
+        def.cwd = vscode.Uri.file(s.cwd);
+        return def;
+      }),
   };
   return [
     changed,

@@ -86,11 +86,12 @@ async function run(report) {
     check(await vscode.workspace.applyEdit(edit), 'applyEdit refused');
     check(dirtyDoc.isDirty, 'the document is not dirty after applyEdit');
     check(!fs.readFileSync(dirtyPath, 'utf8').includes('UNSAVED'), 'the unsaved change reached the disk');
+    const edited = Date.now();
     const out = await until('read_file to return the unsaved text', async () => {
       const t = await invoke('agentls_read_file', { path: 'notes.txt' });
       return t.includes('UNSAVED by the user') && t;
     }, 10000);
-    return out.split('\n')[0];
+    return `${out.split('\n')[0]} (read ${Date.now() - edited} ms after the edit)`;
   });
 
   await step('edit_file of a dirty buffer edits the buffer and does not save it', async () => {
@@ -180,9 +181,15 @@ async function run(report) {
     }
   });
 
-  await step('MCP server definition provider API', async () => {
+  await step('MCP: agentls mcp --attach reads the editor buffers', async () => {
     check(typeof vscode.lm.registerMcpServerDefinitionProvider === 'function', 'vscode.lm.registerMcpServerDefinitionProvider is missing');
-    return 'registered';
+    const byDefault = api.mcpServers();
+    check(byDefault.length === 0, `without plugin tools no MCP server is offered by default, got ${JSON.stringify(byDefault)}`);
+    const defs = api.mcpServers('always');
+    check(defs.length === 1 && defs[0].args.join(' ') === `mcp --attach --dir ${root}`, `definitions: ${JSON.stringify(defs)}`);
+    const text = await mcpReadFile(defs[0], 'notes.txt');
+    check(text.includes('UNSAVED by the user') && text.includes('edited by the agent'), `read_file over MCP: ${text}`);
+    return `${defs[0].label}: ${text.split('\n')[0]}`;
   });
 
   await step('agentls: Run Tool… shows the result in the agentls output', async () => {
@@ -191,6 +198,46 @@ async function run(report) {
     await vscode.window.showTextDocument(dirtyDoc, { preserveFocus: false });
     await vscode.commands.executeCommand('agentls.runTool', 'grep', { pattern: 'edited by the agent|UNSAVED', output_mode: 'content' });
     return out;
+  });
+}
+
+/** Runs an MCP server definition and calls read_file through it (newline-delimited JSON-RPC). */
+function mcpReadFile(def, file) {
+  const { spawn } = require('node:child_process');
+  return new Promise((resolve, reject) => {
+    const child = spawn(def.command, def.args, { cwd: def.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => finish(new Error(`no tools/call answer after 20 s; stderr: ${err}`)), 20000);
+    const finish = (e, v) => {
+      clearTimeout(timer);
+      child.kill();
+      e ? reject(e) : resolve(v);
+    };
+    child.on('error', (e) => finish(e));
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+      for (let i = out.indexOf('\n'); i >= 0; i = out.indexOf('\n')) {
+        const line = out.slice(0, i);
+        out = out.slice(i + 1);
+        let msg;
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (msg.id === 1) {
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_file', arguments: { path: file } } });
+        } else if (msg.id === 2) {
+          if (msg.error) finish(new Error(JSON.stringify(msg.error)));
+          else finish(undefined, (msg.result.content || []).map((c) => c.text || '').join(''));
+        }
+      }
+    });
+    const send = (m) => child.stdin.write(JSON.stringify(m) + '\n');
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agentls-e2e', version: '0' } } });
   });
 }
 
