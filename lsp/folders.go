@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -265,7 +264,9 @@ func (s *Server) applySettings(f *Folder, st settings) {
 		s.updateDisabled(f.reg.Load(), old.Disabled, st.Disabled)
 	}
 	f.settings.Store(&st)
-	setSessionSettings(f.Session, st.Raw)
+	if err := f.Session.SetSettings(st.Raw); err != nil {
+		s.showMessage(2, "agentls: %v", err)
+	}
 	if f.opened.Load() {
 		s.settingsChanged(f, st)
 	}
@@ -311,11 +312,3 @@ func (s *Server) updateDisabled(reg *registry.Registry, was, now []string) {
 	}
 }
 
-// setSessionSettings hands the raw settings object to the session's tools.
-// TODO(workspace): Session.Settings is a plain field; a change of settings
-// while a tool reads it is a data race until the session guards it.
-func setSessionSettings(sess *workspace.Session, raw json.RawMessage) {
-	if !bytes.Equal(sess.Settings, raw) {
-		sess.Settings = raw
-	}
-}

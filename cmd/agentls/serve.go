@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/agentls/agentls/lsp"
+	"github.com/agentls/agentls/lsp/nav"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/shell"
@@ -69,7 +70,7 @@ func runServe(args []string) int {
 	srv := lsp.New(lsp.Options{
 		Logger:     logger,
 		Version:    versionString(),
-		Extensions: []lsp.Extension{att, plugins},
+		Extensions: []lsp.Extension{att, plugins, &nav.Extension{}},
 	})
 	code = srv.Run(ctx, os.Stdin, os.Stdout, nopCloser{})
 	att.close()
@@ -220,7 +221,13 @@ func (a *attachFolders) resolve(dir string) (*registry.Registry, *workspace.Sess
 	if best == nil {
 		return nil, nil, fmt.Errorf("no workspace folder of this editor session contains %s", dir)
 	}
-	return best.Registry(), best.Session, nil
+	// The attached agent shares the folder's buffers, editor, index and
+	// jobs, but must read a file itself before editing it.
+	sess, err := best.Session.Derive(workspace.NewReadTracker())
+	if err != nil {
+		return nil, nil, err
+	}
+	return best.Registry(), sess, nil
 }
 
 func (a *attachFolders) close() {

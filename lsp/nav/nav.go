@@ -158,7 +158,7 @@ type converter struct {
 
 func newConverter(s *lsp.Server, f *lsp.Folder, abs string) *converter {
 	c := &converter{s: s}
-	if d, ok := s.Document(lsp.PathToURI(abs)); ok {
+	if d, ok := s.DocumentAt(abs); ok {
 		c.text = d.Text
 	} else if file, err := f.WS.ReadFile(abs); err == nil {
 		c.text = file.Text
