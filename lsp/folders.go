@@ -311,4 +311,3 @@ func (s *Server) updateDisabled(reg *registry.Registry, was, now []string) {
 		s.showMessage(2, "agentls: tools.disabled names tools that are not built-ins: %s", strings.Join(unknown, ", "))
 	}
 }
-
