@@ -421,6 +421,11 @@ test('client config: capabilities, handlers, settings both ways', function()
   end
   eq({ { uri = 'file:///tmp/ws', name = '/tmp/ws' } }, cfg.workspace_folders)
   eq(0, cfg.flags.debounce_text_changes, 'changes go out at once by default')
+  eq(nil, cfg.on_init, 'navigation kept by default')
+  require('agentls.config').set({ navigation = false })
+  local fake = { server_capabilities = { definitionProvider = true, referencesProvider = true, hoverProvider = true } }
+  lsp.client_config('/tmp/ws').on_init(fake)
+  eq({ hoverProvider = true }, fake.server_capabilities, 'navigation dropped')
   require('agentls.config').set({ debounce_ms = 80 })
   eq(80, lsp.client_config('/tmp/ws').flags.debounce_text_changes)
   require('agentls.config').set({})

@@ -13,6 +13,7 @@ local M = {}
 ---                   server waits for the change an agent's edit causes, so this is on the path
 ---                   of every edit_file)
 ---@field autostart boolean attach to file buffers as they are read (setup() only)
+---@field navigation boolean false: leave definition, references and symbols to other servers
 
 ---@type agentls.Options
 M.defaults = {
@@ -23,6 +24,7 @@ M.defaults = {
   timeout_ms = 10000,
   debounce_ms = 0,
   autostart = true,
+  navigation = true,
 }
 
 ---@type agentls.Options
@@ -37,6 +39,7 @@ local kinds = {
   timeout_ms = 'number',
   debounce_ms = 'number',
   autostart = 'boolean',
+  navigation = 'boolean',
 }
 
 --- Merges user options over the defaults (lists are replaced, not merged) and validates them.

@@ -94,6 +94,10 @@ function M.on_exit(code, signal, client_id)
   end
 end
 
+-- What agentls answers from its symbol index besides the tools.
+M.navigation_capabilities =
+  { 'definitionProvider', 'referencesProvider', 'documentSymbolProvider', 'workspaceSymbolProvider' }
+
 --- The client configuration for a root. Settings go both ways the server reads them:
 --- initializationOptions, and the "agentls" section of workspace/configuration.
 ---@param root string
@@ -115,6 +119,11 @@ function M.client_config(root)
     settings = settings and { agentls = settings } or nil,
     on_attach = opts.on_attach,
     on_exit = M.on_exit,
+    on_init = opts.navigation == false and function(client)
+      for _, cap in ipairs(M.navigation_capabilities) do
+        client.server_capabilities[cap] = nil
+      end
+    end or nil,
     flags = { debounce_text_changes = opts.debounce_ms or config.defaults.debounce_ms },
   }
 end
