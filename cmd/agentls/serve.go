@@ -65,6 +65,18 @@ func runServe(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	code = serveLSP(ctx, logger, os.Stdin, os.Stdout, nopCloser{})
+	// Background shells of every session were ended with their sessions;
+	// this catches any process still alive (a foreground command of a
+	// cancelled call, a signal during shutdown).
+	shell.KillAll()
+	logger.Info("exit", "status", code)
+	return code
+}
+
+// serveLSP runs one LSP connection with everything the binary adds to the
+// server: the MCP attach socket, plugin MCP servers, navigation.
+func serveLSP(ctx context.Context, logger *slog.Logger, r io.Reader, w io.Writer, c io.Closer) int {
 	att := &attachFolders{log: logger, byRoot: map[string]*lsp.Folder{}}
 	plugins := &pluginServers{log: logger, running: map[*lsp.Folder]*runningPlugins{}}
 	srv := lsp.New(lsp.Options{
@@ -72,14 +84,9 @@ func runServe(args []string) int {
 		Version:    versionString(),
 		Extensions: []lsp.Extension{att, plugins, &nav.Extension{}},
 	})
-	code = srv.Run(ctx, os.Stdin, os.Stdout, nopCloser{})
+	code := srv.Run(ctx, r, w, c)
 	att.close()
 	plugins.close()
-	// Background shells of every session were ended with their sessions;
-	// this catches any process still alive (a foreground command of a
-	// cancelled call, a signal during shutdown).
-	shell.KillAll()
-	logger.Info("exit", "status", code)
 	return code
 }
 
