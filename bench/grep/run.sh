@@ -5,7 +5,8 @@
 # `rg -n --no-heading` alternately RUNS times with a warm page cache, then the
 # same query repeated inside one process with one session (a running
 # server: resident file table and content cache), and prints medians in
-# seconds and the ratios to rg. Output of both goes to a file, not
+# seconds and the ratios to rg: wall time, then user+sys CPU time, which
+# says more on a loaded machine. Output of both goes to a file, not
 # /dev/null (rg searches less when it sees /dev/null).
 #
 #   bash bench/grep/run.sh            # ROOT=$(go env GOROOT)/src RUNS=11
@@ -32,7 +33,10 @@ classes=(
 	'many-matches|err||'
 )
 
-now() { date +%s.%N; }
+TIMEFORMAT='%R %U %S'
+# timed CMD...: "wall cpu" seconds of CMD (output to $out)
+timed() { { time "$@" >"$out" 2>/dev/null; } 2>&1 | awk '{printf "%s %.3f\n", $1, $2 + $3}'; }
+rgin() { (cd "$ROOT" && rg "$@" || true); }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 json_string() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
 
@@ -40,7 +44,9 @@ json_string() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1
 rg -c --no-messages zzzzzz "$ROOT" >/dev/null || true
 
 echo "ROOT=$ROOT RUNS=$RUNS  $(date -u +%FT%TZ)  load: $(cut -d' ' -f1-3 /proc/loadavg)  cpus: $(nproc)"
-printf '%-17s %10s %10s %7s %11s %7s\n' class agentls rg ratio in-server ratio
+printf '%-17s %9s %9s %6s %10s %6s   %s\n' class agentls rg ratio in-server ratio 'cpu: agentls rg in-server'
+printf '%-17s %9s %9s %6s %10s %6s   %s\n' '' '(wall s)' '' '' '' '' '(user+sys s)'
+
 for c in "${classes[@]}"; do
 	name=${c%%|*}
 	rest=${c#*|}
@@ -49,15 +55,20 @@ for c in "${classes[@]}"; do
 	rgflag=${rest##*|}
 	pattern=${rest%|*}
 	json="{\"pattern\":$(json_string "$pattern")$extra_json}"
-	ta=() tr=()
+	ta=() tr=() ca=() cr=()
 	for _ in $(seq "$RUNS"); do
-		s=$(now); "$AGENTLS" call -C "$ROOT" grep "$json" >"$out"; e=$(now)
-		ta+=("$(awk "BEGIN{print $e - $s}")")
-		s=$(now); (cd "$ROOT" && rg -n --no-heading $rgflag -e "$pattern" >"$out" || true); e=$(now)
-		tr+=("$(awk "BEGIN{print $e - $s}")")
+		read -r w c < <(timed "$AGENTLS" call -C "$ROOT" grep "$json")
+		ta+=("$w") ca+=("$c")
+		read -r w c < <(timed rgin -n --no-heading $rgflag -e "$pattern")
+		tr+=("$w") cr+=("$c")
 	done
 	ma=$(printf '%s\n' "${ta[@]}" | median)
 	mr=$(printf '%s\n' "${tr[@]}" | median)
-	ms=$("$GREPBENCH" -C "$ROOT" -q -warmup 2 -repeat $((RUNS + 2)) "$json" 2>&1 | awk '{print $1}' | median)
-	printf '%-17s %10.4f %10.4f %7.2f %11.4f %7.2f\n' "$name" "$ma" "$mr" "$(awk "BEGIN{print $ma / $mr}")" "$ms" "$(awk "BEGIN{print $ms / $mr}")"
+	mca=$(printf '%s\n' "${ca[@]}" | median)
+	mcr=$(printf '%s\n' "${cr[@]}" | median)
+	server=$("$GREPBENCH" -C "$ROOT" -q -warmup 2 -repeat $((RUNS + 2)) "$json" 2>&1)
+	ms=$(awk '{print $1}' <<<"$server" | median)
+	mcs=$(awk '{print $2}' <<<"$server" | median)
+	printf '%-17s %9.3f %9.3f %6.2f %10.3f %6.2f   %6.3f %6.3f %6.3f\n' "$name" "$ma" "$mr" \
+		"$(awk "BEGIN{print $ma / $mr}")" "$ms" "$(awk "BEGIN{print $ms / $mr}")" "$mca" "$mcr" "$mcs"
 done
