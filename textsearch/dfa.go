@@ -200,11 +200,14 @@ func nonASCII(in *syntax.Inst) bool {
 // false when the filter gave up (too many states).
 func (f *lineFilter) next(data []byte, from int) (end int, ok bool) {
 	off := int(f.start) * 256
-	trans := f.trans
+	row := (*[256]int32)(f.trans[off : off+256])
 	for i := from; i < len(data); i++ {
-		v := trans[off+int(data[i])]
+		v := row[data[i]]
 		if v >= 0 {
-			off = int(v)
+			if int(v) != off {
+				off = int(v)
+				row = (*[256]int32)(f.trans[off : off+256])
+			}
 			continue
 		}
 		if v == -1 {
@@ -212,9 +215,9 @@ func (f *lineFilter) next(data []byte, from int) (end int, ok bool) {
 			if f.failed {
 				return 0, false
 			}
-			trans = f.trans
 			if !f.match[t] {
 				off = int(t) * 256
+				row = (*[256]int32)(f.trans[off : off+256])
 				continue
 			}
 		}
