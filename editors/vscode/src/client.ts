@@ -46,11 +46,13 @@ class SaveDocumentFeature implements StaticFeature {
   clear(): void {}
 }
 
+/** Settings of the extension itself, not forwarded to the server. */
+const extensionOnlyKeys = ['path', 'mcpServer', 'trace'];
+
 /** The agentls section as plain JSON, with clientConfirms set: VS Code confirms tool calls itself. */
 export function agentlsSettings(scope?: vscode.Uri): { [key: string]: unknown } {
   const plain = JSON.parse(JSON.stringify(vscode.workspace.getConfiguration('agentls', scope))) as { [key: string]: unknown };
-  delete plain.path;
-  delete plain.mcpServer;
+  for (const key of extensionOnlyKeys) delete plain[key];
   return { ...plain, clientConfirms: true };
 }
 
@@ -187,8 +189,7 @@ export class AgentlsServer implements vscode.Disposable {
               const item = params.items[i];
               if (item?.section === 'agentls' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
                 const v = { ...(value as object) } as { [key: string]: unknown };
-                delete v.path;
-                delete v.mcpServer;
+                for (const key of extensionOnlyKeys) delete v[key];
                 return { ...v, clientConfirms: true };
               }
               return value;

@@ -11,7 +11,7 @@ export class StatusItem implements vscode.Disposable {
 
   constructor(private readonly server: AgentlsServer) {
     this.item.name = 'agentls';
-    this.item.command = 'agentls.showIndexStatus';
+    this.item.command = 'agentls.showTools';
     this.subs.push(
       server.onDidChangeState((s) => {
         if (s === 'running') void this.refresh();

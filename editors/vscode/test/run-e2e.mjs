@@ -84,6 +84,9 @@ async function main() {
         'extensions.autoCheckUpdates': false,
         'extensions.autoUpdate': false,
         'agentls.path': agentls,
+        // ask: the server would ask again unless the extension says VS Code confirms (clientConfirms);
+        // deny: reaches the server through workspace/configuration.
+        'agentls.approval': { edit_file: 'ask', write_file: 'deny' },
         'agentls.trace.server': process.env.TRACE ? 'verbose' : 'off',
         'agentlsE2E.report': reportPath,
       },

@@ -90,7 +90,7 @@ async function run(report) {
     const out = await until('read_file to return the unsaved text', async () => {
       const t = await invoke('agentls_read_file', { path: 'notes.txt' });
       return t.includes('UNSAVED by the user') && t;
-    }, 10000);
+    }, 20000);
     return `${out.split('\n')[0]} (read ${Date.now() - edited} ms after the edit)`;
   });
 
@@ -119,6 +119,13 @@ async function run(report) {
   await step('a tool error comes back as text', async () => {
     const out = await invoke('agentls_read_file', { path: 'no/such/file.txt' });
     check(out.startsWith('Error from read_file:'), `want an error text, got: ${out}`);
+    return out;
+  });
+
+  await step('agentls.approval reaches the server (deny)', async () => {
+    const out = await invoke('agentls_write_file', { path: 'denied.txt', content: 'x' });
+    check(out.includes('denied by the user\'s settings'), `write_file with approval deny: ${out}`);
+    check(!fs.existsSync(path.join(root, 'denied.txt')), 'denied.txt was written');
     return out;
   });
 
