@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/tools/txtar"
 )
@@ -291,6 +292,9 @@ func FuzzEditNotebook(f *testing.F) {
 		}
 		if cellType != "" && cellType != "code" && cellType != "markdown" && cellType != "raw" {
 			cellType = ""
+		}
+		if !utf8.ValidString(source) {
+			return // arguments arrive as JSON strings: always valid UTF-8
 		}
 		var before struct {
 			Cells []json.RawMessage `json:"cells"`
