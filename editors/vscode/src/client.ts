@@ -228,6 +228,9 @@ export class AgentlsServer implements vscode.Disposable {
 
   /** The server stopped on its own: restart it after the backoff delay, and say so. */
   private crashed(gen: number): void {
+    if (this.restartTimer !== undefined || gen !== this.generation) {
+      return; // a restart is already planned (a failed start can also close the connection)
+    }
     const ranMs = this.startedAt ? Date.now() - this.startedAt : 0;
     this.startedAt = 0;
     // The closed client has already cleaned up (no restart asked); a new one replaces it.
@@ -247,6 +250,7 @@ export class AgentlsServer implements vscode.Disposable {
     this.output.appendLine(msg);
     void vscode.window.setStatusBarMessage(msg, delay + 2000);
     this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
       if (gen === this.generation) void this.launch();
     }, delay);
   }

@@ -24,9 +24,12 @@ export interface AgentlsApi {
   mcpServers(mode?: McpMode): McpServer[];
 }
 
+let running: AgentlsServer | undefined;
+
 export function activate(context: vscode.ExtensionContext): AgentlsApi {
   const output = vscode.window.createOutputChannel('agentls', { log: true });
   const server = new AgentlsServer(output);
+  running = server;
   const status = new StatusItem(server);
   const declared = new Set(declaredTools(context).map((t) => serverToolName(t.name) ?? t.name));
   context.subscriptions.push(
@@ -58,4 +61,7 @@ export function activate(context: vscode.ExtensionContext): AgentlsApi {
   };
 }
 
-export function deactivate(): void {}
+/** Lets the server shut down cleanly (and kill the commands it started) before VS Code goes. */
+export function deactivate(): Promise<void> | undefined {
+  return running?.stop();
+}
