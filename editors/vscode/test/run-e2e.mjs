@@ -189,6 +189,39 @@ async function main() {
   await page.screenshot({ path: screenshot });
   log(`screenshot: ${screenshot}`);
 
+  // The commands as a person runs them: the command palette, then a quick pick.
+  const ui = async (name, fn) => {
+    const t0 = Date.now();
+    try {
+      await fn();
+      report.checks.push({ name, ok: true, ms: Date.now() - t0 });
+    } catch (err) {
+      report.checks.push({ name, ok: false, ms: Date.now() - t0, detail: String(err?.message ?? err) });
+      report.ok = false;
+    }
+  };
+  const palette = async (command) => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 15000 });
+    await input.fill(`>${command}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor({ timeout: 15000 });
+    await page.keyboard.press('Enter');
+  };
+  await ui('palette: agentls: Show Tools opens a tool\'s description and schema', async () => {
+    await palette('agentls: Show Tools');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'code_index' });
+    await row.first().waitFor({ timeout: 15000 });
+    await page.locator('.quick-input-widget input').fill('code_index');
+    await row.first().waitFor({ timeout: 15000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines', { hasText: '# code_index (read-only)' }).first().waitFor({ timeout: 15000 });
+  });
+  const toolsShot = screenshot.replace(/(\.png)?$/, '-show-tools.png');
+  await page.screenshot({ path: toolsShot });
+  log(`screenshot: ${toolsShot}`);
+
   // The confirmations came from prepareInvocation: the edit and the command were shown.
   for (const [title, detail] of [
     ['Edit this file?', 'notes.txt'],
