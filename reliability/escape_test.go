@@ -217,6 +217,8 @@ func toolCalls(p string) []struct {
 	}
 }
 
+var writeTools = map[string]bool{"write_file": true, "edit_file": true, "multi_edit": true, "notebook_edit": true, "move_file": true, "delete_file": true}
+
 // TestEscapeCorpus runs every hostile path against every path-taking tool
 // through the LSP server. Nothing outside the workspace may change (the
 // canary tree is compared after every call) and no result may contain the
@@ -239,7 +241,7 @@ func TestEscapeCorpus(t *testing.T) {
 		for _, tc := range toolCalls(c.path) {
 			// A write tool refuses a file the agent has not read: read first,
 			// so that a refusal below is the confinement's, not that rule's.
-			if tc.tool != "read_file" {
+			if writeTools[tc.tool] {
 				s.call("read_file", map[string]any{"path": c.path})
 			}
 			t0 := time.Now()
