@@ -15,6 +15,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -113,6 +114,9 @@ func main() {
 			lat[rc.tool] = append(lat[rc.tool], d)
 			all = append(all, d)
 			if err != nil || isErr {
+				if failures == 0 {
+					log.Printf("%s failed: isError %v, %v", rc.tool, isErr, err)
+				}
 				failures++
 			}
 			mu.Unlock()
@@ -229,6 +233,7 @@ type client struct {
 	mu      sync.Mutex
 	next    int
 	pending map[string]chan json.RawMessage
+	failed  error // the reader ended
 }
 
 func (c *client) write(v any) {
@@ -247,21 +252,43 @@ func (c *client) notify(method string, params any) {
 	c.write(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
 }
 
+// fail ends every waiting call with err and logs it.
+func (c *client) fail(err error) {
+	log.Printf("client: %v", err)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, ch := range c.pending {
+		ch <- json.RawMessage(fmt.Sprintf(`{"error":{"message":%q}}`, err.Error()))
+		delete(c.pending, id)
+	}
+	c.failed = err
+}
+
 func (c *client) call(method string, params any) (json.RawMessage, error) {
 	c.mu.Lock()
+	if c.failed != nil {
+		c.mu.Unlock()
+		return nil, c.failed
+	}
 	c.next++
 	id := strconv.Itoa(c.next)
 	ch := make(chan json.RawMessage, 1)
 	c.pending[id] = ch
 	c.mu.Unlock()
-	c.write(map[string]any{"jsonrpc": "2.0", "id": c.next, "method": method, "params": params})
+	c.write(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": method, "params": params})
 	var m struct {
 		Result json.RawMessage `json:"result"`
 		Error  *struct {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	json.Unmarshal(<-ch, &m)
+	var raw json.RawMessage
+	select {
+	case raw = <-ch:
+	case <-time.After(2 * time.Minute):
+		return nil, fmt.Errorf("%s (id %s): no answer in 2 minutes", method, id)
+	}
+	json.Unmarshal(raw, &m)
 	if m.Error != nil {
 		return nil, fmt.Errorf("%s: %s", method, m.Error.Message)
 	}
@@ -290,6 +317,7 @@ func (c *client) toolResult(name string, args map[string]any) string {
 }
 
 // read dispatches responses; requests from the server get a null result.
+// It ends when the server's output does; calls still waiting then fail.
 func (c *client) read(r io.Reader) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
@@ -297,6 +325,7 @@ func (c *client) read(r io.Reader) {
 		for {
 			line, err := br.ReadString('\n')
 			if err != nil {
+				c.fail(fmt.Errorf("reading the server's output: %w", err))
 				return
 			}
 			line = strings.TrimSpace(line)
@@ -307,8 +336,13 @@ func (c *client) read(r io.Reader) {
 				n, _ = strconv.Atoi(v)
 			}
 		}
+		if n < 0 {
+			c.fail(errors.New("a message from the server without Content-Length"))
+			return
+		}
 		body := make([]byte, n)
 		if _, err := io.ReadFull(br, body); err != nil {
+			c.fail(fmt.Errorf("reading a %d-byte message: %w", n, err))
 			return
 		}
 		var m struct {
