@@ -13,6 +13,7 @@ import {
   ExecuteCommandRequest,
   LanguageClient,
   State,
+  WorkDoneProgress,
   type ClientCapabilities,
   type FeatureState,
   type LanguageClientOptions,
@@ -275,14 +276,28 @@ export class AgentlsServer implements vscode.Disposable {
     });
   }
 
-  /** Runs one of the server's commands (workspace/executeCommand) with its one argument object. */
-  async command<T>(command: string, arg: object, token?: vscode.CancellationToken): Promise<T> {
+  /**
+   * Runs one of the server's commands (workspace/executeCommand) with its one argument object.
+   * With onProgress, the request carries a workDoneToken and each progress message is passed on.
+   */
+  async command<T>(command: string, arg: object, token?: vscode.CancellationToken, onProgress?: (message: string) => void): Promise<T> {
     await this.whenRunning();
     const client = this.client;
     if (!client || client.state !== State.Running) {
       throw new Error('the agentls server is not running');
     }
-    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg] }, token)) as T;
+    if (!onProgress) {
+      return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg] }, token)) as T;
+    }
+    const workDoneToken = `agentls-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const sub = client.onProgress(WorkDoneProgress.type, workDoneToken, (p) => {
+      if (p.kind !== 'end' && p.message) onProgress(p.message);
+    });
+    try {
+      return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg], workDoneToken }, token)) as T;
+    } finally {
+      sub.dispose();
+    }
   }
 
   async listTools(): Promise<ToolList> {
@@ -292,8 +307,8 @@ export class AgentlsServer implements vscode.Disposable {
     return list;
   }
 
-  callTool(name: string, args: unknown, token?: vscode.CancellationToken): Promise<CallResult> {
-    return this.command<CallResult>('agentls.callTool', { name, arguments: args ?? {} }, token);
+  callTool(name: string, args: unknown, token?: vscode.CancellationToken, onProgress?: (message: string) => void): Promise<CallResult> {
+    return this.command<CallResult>('agentls.callTool', { name, arguments: args ?? {} }, token, onProgress);
   }
 
   indexStatus(): Promise<IndexStatus> {

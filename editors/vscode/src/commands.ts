@@ -77,9 +77,14 @@ export function registerCommands(server: AgentlsServer, output: vscode.OutputCha
       const toolName = tool.name;
       const text = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `agentls: running ${toolName}`, cancellable: true },
-        async (_progress, token) => {
+        async (progress, token) => {
+          // bash streams its output as progress: show the latest line while it runs.
+          const onProgress = (msg: string) => {
+            const last = msg.trimEnd().split('\n').pop() ?? '';
+            progress.report({ message: last.length > 80 ? last.slice(0, 79) + '…' : last });
+          };
           try {
-            const r = resultText(toolName, await server.callTool(toolName, input, token));
+            const r = resultText(toolName, await server.callTool(toolName, input, token, onProgress));
             return (r.isError ? '✗ ' : '') + r.text;
           } catch (err) {
             return token.isCancellationRequested ? '✗ cancelled' : failureText(toolName, err);

@@ -199,6 +199,12 @@ async function run(report) {
     return `${defs[0].label}: ${text.split('\n')[0]}`;
   });
 
+  await step('agentls: Run Tool… runs bash with progress (workDoneToken)', async () => {
+    const out = await vscode.commands.executeCommand('agentls.runTool', 'bash', { command: 'for i in 1 2 3; do echo tick$i; done' });
+    check(typeof out === 'string' && out.includes('tick3'), `runTool bash: ${out}`);
+    return out;
+  });
+
   await step('agentls: Run Tool… shows the result in the agentls output', async () => {
     const out = await vscode.commands.executeCommand('agentls.runTool', 'grep', { pattern: 'edited by the agent|UNSAVED', output_mode: 'content' });
     check(typeof out === 'string' && out.includes('notes.txt:'), `runTool result: ${out}`);
