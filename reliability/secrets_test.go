@@ -195,3 +195,39 @@ func TestSecretsConfigured(t *testing.T) {
 		t.Errorf("a.secret is still denied after the change: %s", r.Content)
 	}
 }
+
+// TestSecretsDenyChangeReachesGrep: a file denied by a configuration change
+// disappears from grep too, even after grep has cached its file list.
+func TestSecretsDenyChangeReachesGrep(t *testing.T) {
+	root := secretTree(t)
+	e := lsptest.New(t, func(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
+		return lsp.New(lsp.Options{}).Run(ctx, r, w, c)
+	})
+	deny := []string{}
+	e.Config = func(scope, section string) any { return map[string]any{"secrets": map[string]any{"deny": deny}} }
+	e.Initialize(nil, nil, root)
+	grep := func() string {
+		var r lsptest.Result
+		if err := e.ExecuteCommand("agentls.callTool", map[string]any{"name": "grep", "arguments": map[string]any{"pattern": "not a secret"}}, &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Content
+	}
+	for range 3 { // the second search builds the session's table
+		if got := grep(); !strings.Contains(got, "main.go") {
+			t.Fatalf("grep before the change: %s", got)
+		}
+	}
+	deny = []string{"main.go"}
+	e.Notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
+	var r lsptest.Result
+	e.WaitFor("the new deny list", func() bool {
+		e.ExecuteCommand("agentls.callTool", map[string]any{"name": "read_file", "arguments": map[string]any{"path": "main.go"}}, &r)
+		return r.IsError
+	})
+	if got := grep(); strings.Contains(got, "main.go") {
+		t.Errorf("grep still searches main.go after it was denied: %s", got)
+	} else {
+		t.Logf("grep after the change: %s", got)
+	}
+}
