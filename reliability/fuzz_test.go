@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -146,6 +148,13 @@ func FuzzEditMatch(f *testing.F) {
 		if len(content) > 1<<16 {
 			return
 		}
+		// An exec that takes this long is stuck: crash with every stack,
+		// so that the fuzzer's log shows where.
+		watchdog := time.AfterFunc(20*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			panic(fmt.Sprintf("edit stuck for 20s on %q %q %q:\n%s", short(content, 100), old1, new1, buf[:runtime.Stack(buf, true)]))
+		})
+		defer watchdog.Stop()
 		for i, call := range []struct {
 			tool string
 			args map[string]any
