@@ -48,7 +48,7 @@ class SaveDocumentFeature implements StaticFeature {
 }
 
 /** Settings of the extension itself, not forwarded to the server. */
-const extensionOnlyKeys = ['path', 'mcpServer', 'trace'];
+const extensionOnlyKeys = ['path', 'mcpProvider', 'trace'];
 
 /** The agentls section as plain JSON, with clientConfirms set: VS Code confirms tool calls itself. */
 export function agentlsSettings(scope?: vscode.Uri): { [key: string]: unknown } {

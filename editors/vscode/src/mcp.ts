@@ -2,7 +2,7 @@
 // declared in package.json, so they reach the chat through an MCP server definition:
 // `agentls mcp --attach` run inside this window's editor session. Its list holds the built-ins too,
 // which package.json already declares, so by default the definition is offered only while the
-// session has plugin tools (setting agentls.mcpServer: "plugins" | "always" | "never").
+// session has plugin tools (setting agentls.mcpProvider: "plugins" | "always" | "never").
 
 import * as vscode from 'vscode';
 import type { AgentlsServer } from './client';
@@ -13,7 +13,7 @@ export type { McpMode, McpServer };
 /** The servers for the current settings, tools and folders. */
 export function currentMcpServers(server: AgentlsServer, declared: Set<string>, mode?: McpMode): McpServer[] {
   return mcpServers(
-    mode ?? vscode.workspace.getConfiguration('agentls').get<McpMode>('mcpServer', 'plugins'),
+    mode ?? vscode.workspace.getConfiguration('agentls').get<McpMode>('mcpProvider', 'plugins'),
     server.binary,
     server.lastTools?.tools.map((t) => t.name) ?? [],
     declared,
@@ -40,7 +40,7 @@ export function registerMcpProvider(server: AgentlsServer, declared: Set<string>
     vscode.lm.registerMcpServerDefinitionProvider('agentls', provider),
     server.onDidChangeTools(() => changed.fire()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('agentls.mcpServer')) changed.fire();
+      if (e.affectsConfiguration('agentls.mcpProvider')) changed.fire();
     }),
   ];
 }

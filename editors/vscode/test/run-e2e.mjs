@@ -87,6 +87,8 @@ async function main() {
         // ask: the server would ask again unless the extension says VS Code confirms (clientConfirms);
         // deny: reaches the server through workspace/configuration.
         'agentls.approval': { edit_file: 'ask', write_file: 'deny' },
+        // A plugin: agentls itself, standalone over MCP; its tools join as mcp__self__<tool>.
+        'agentls.mcpServers': { self: { command: agentls, args: ['mcp', '--dir', ws] } },
         'agentls.trace.server': process.env.TRACE ? 'verbose' : 'off',
         'agentlsE2E.report': reportPath,
       },

@@ -63,7 +63,7 @@ async function run(report) {
 
   await step('vscode.lm.tools holds every agentls tool', async () => {
     const declared = ext.packageJSON.contributes.languageModelTools.map((t) => t.name).sort();
-    const server = (await api.listTools()).tools.map((t) => 'agentls_' + t.name).sort();
+    const server = (await api.listTools()).tools.filter((t) => !t.name.startsWith('mcp__')).map((t) => 'agentls_' + t.name).sort();
     check(JSON.stringify(declared) === JSON.stringify(server), `package.json declares ${declared} but the server lists ${server}`);
     const have = await until('the agentls tools in vscode.lm.tools', () => {
       const names = new Set(vscode.lm.tools.map((t) => t.name));
@@ -190,13 +190,19 @@ async function run(report) {
 
   await step('MCP: agentls mcp --attach reads the editor buffers', async () => {
     check(typeof vscode.lm.registerMcpServerDefinitionProvider === 'function', 'vscode.lm.registerMcpServerDefinitionProvider is missing');
+    // The settings add a plugin (mcp__self__*): with plugin tools the session is offered by default.
+    const plugins = await until('the plugin tools in agentls.listTools', async () => {
+      const names = (await api.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('mcp__self__'));
+      return names.length > 0 && names;
+    }, 30000);
     const byDefault = api.mcpServers();
-    check(byDefault.length === 0, `without plugin tools no MCP server is offered by default, got ${JSON.stringify(byDefault)}`);
+    check(byDefault.length === 1, `with plugin tools (${plugins}) one MCP server is offered, got ${JSON.stringify(byDefault)}`);
+    check(api.mcpServers('never').length === 0, 'agentls.mcpProvider never still offers a server');
     const defs = api.mcpServers('always');
     check(defs.length === 1 && defs[0].args.join(' ') === `mcp --attach --dir ${root}`, `definitions: ${JSON.stringify(defs)}`);
     const text = await mcpReadFile(defs[0], 'notes.txt');
     check(text.includes('UNSAVED by the user') && text.includes('edited by the agent'), `read_file over MCP: ${text}`);
-    return `${defs[0].label}: ${text.split('\n')[0]}`;
+    return `${plugins.length} plugin tools; ${defs[0].label}: ${text.split('\n')[0]}`;
   });
 
   await step('agentls: Run Tool… runs bash with progress (workDoneToken)', async () => {
