@@ -254,9 +254,11 @@ func (c *client) notify(method string, params any) {
 
 // fail ends every waiting call with err and logs it.
 func (c *client) fail(err error) {
-	log.Printf("client: %v", err)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(c.pending) > 0 {
+		log.Printf("client: %v; %d calls waiting", err, len(c.pending))
+	}
 	for id, ch := range c.pending {
 		ch <- json.RawMessage(fmt.Sprintf(`{"error":{"message":%q}}`, err.Error()))
 		delete(c.pending, id)
