@@ -104,7 +104,8 @@ export function registerCommands(server: AgentlsServer, output: vscode.OutputCha
       try {
         const s = await server.indexStatus();
         const langs = Array.isArray(s.languages) ? s.languages.join(', ') : Object.keys(s.languages ?? {}).join(', ');
-        const msg = `agentls index: ${s.state}, ${s.files} files, ${s.symbols} symbols${langs ? ` (${langs})` : ''}`;
+        const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+        const msg = `agentls index: ${s.state}, ${n(s.files, 'file')}, ${n(s.symbols, 'symbol')}${langs ? ` (${langs})` : ''}`;
         output.appendLine(msg);
         void vscode.window.showInformationMessage(msg);
       } catch (err) {

@@ -180,12 +180,15 @@ async function run(report) {
 
   await step('agentls: Show Index Status', async () => {
     await vscode.commands.executeCommand('agentls.showIndexStatus');
+    let s;
     try {
-      const s = await api.indexStatus();
-      return JSON.stringify(s);
+      s = await api.indexStatus();
     } catch (err) {
+      check(/unknown command/.test(err.message), `agentls.indexStatus failed: ${err.message}`);
       return `the server has no agentls.indexStatus yet: ${err.message}`;
     }
+    check(['indexing', 'ready'].includes(s.state) && typeof s.files === 'number' && typeof s.symbols === 'number', `indexStatus: ${JSON.stringify(s)}`);
+    return JSON.stringify(s);
   });
 
   await step('MCP: agentls mcp --attach reads the editor buffers', async () => {
