@@ -231,3 +231,41 @@ func TestSecretsDenyChangeReachesGrep(t *testing.T) {
 		t.Logf("grep after the change: %s", got)
 	}
 }
+
+// TestSecretsCodeIndex: symbols of a denied file, on disk or in an open
+// buffer, are not in code_index's answers.
+func TestSecretsCodeIndex(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := tempRoot(t)
+	writeFiles(t, root, map[string]string{
+		"main.go":           "package main\n\nfunc VisibleFunc() {}\n",
+		"secret/keys.go":    "package secret\n\nfunc LeakedOnDisk() {}\n",
+		"secret/unsaved.go": "package secret\n",
+	})
+	s := startServer(t, root, map[string]any{"secrets": map[string]any{"deny": []string{"secret/"}}})
+	s.call("code_index", map[string]any{"action": "status"}) // the index starts following buffers
+	s.Open(filepath.Join(root, "secret", "unsaved.go"), "package secret\n\nfunc LeakedFromBuffer() {}\n")
+	s.Open(filepath.Join(root, "open.go"), "package main\n\nfunc BufferOnlyFunc() {}\n")
+	s.Sync()
+	// The index does follow buffers: one that is not denied is found.
+	if r := s.call("code_index", map[string]any{"action": "search", "query": "BufferOnlyFunc"}); !strings.Contains(r.Content, "open.go") {
+		t.Errorf("the index does not see open.go's buffer: %s", r.Content)
+	}
+	for _, args := range []map[string]any{
+		{"action": "search", "query": "Leaked"},
+		{"action": "search", "query": "VisibleFunc"},
+		{"action": "map"},
+		{"action": "outline", "path": "secret/unsaved.go"},
+		{"action": "definition", "query": "LeakedFromBuffer"},
+	} {
+		r := s.call("code_index", args)
+		echo := args["query"] == "LeakedFromBuffer"
+		if strings.Contains(r.Content, "LeakedOnDisk") || !echo && strings.Contains(r.Content, "LeakedFromBuffer") ||
+			strings.Contains(r.Content, "keys.go") || strings.Contains(r.Content, "unsaved.go:") {
+			t.Errorf("code_index %v shows a denied file: %s", args, short(r.Content, 300))
+		}
+		if args["query"] == "VisibleFunc" && !strings.Contains(r.Content, "main.go") {
+			t.Errorf("code_index %v: %s", args, short(r.Content, 300))
+		}
+	}
+}

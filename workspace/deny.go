@@ -13,9 +13,10 @@ import (
 // not exist: Resolve answers "does not exist" for them (whether they exist
 // or not, so the answer tells nothing), ReadFile, ReadRaw and Read refuse
 // them the same way, Walk never reports them (nor descends into a denied
-// directory), and Buffers leaves their buffers out. ResolveWrite refuses to
-// write, move or delete them, since a write tool could otherwise replace a
-// file it is not allowed to read.
+// directory), and Buffer and Buffers leave their buffers out (so the code
+// index does not see them either). ResolveWrite refuses to write, move or
+// delete them, since a write tool could otherwise replace a file it is not
+// allowed to read.
 //
 // Patterns follow gitignore(5) as the ignore files do (see ignore.go),
 // relative to the workspace root: a pattern without a slash matches a name

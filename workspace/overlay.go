@@ -127,18 +127,21 @@ func (w *Workspace) overlay(path string) (*overlay, bool) {
 	return o, ok
 }
 
-// Buffer returns the open buffer of the absolute path, if any.
+// Buffer returns the open buffer of the absolute path, if any. A buffer of
+// a file on the secrets deny list is not returned: for the tools (and the
+// code index) it does not exist, as the file does not. Writes never reach
+// such a path (ResolveWrite refuses it), so the editor needs it neither.
 func (w *Workspace) Buffer(path string) (Buffer, bool) {
-	o, ok := w.overlay(filepath.Clean(path))
-	if !ok {
+	path = filepath.Clean(path)
+	o, ok := w.overlay(path)
+	if !ok || w.Denied(path) {
 		return Buffer{}, false
 	}
 	return o.buf, true
 }
 
 // Buffers returns every open buffer that tools may see, sorted by path:
-// buffers of files on the secrets deny list are left out (Buffer still
-// finds them, for the editor's own bookkeeping).
+// buffers of files on the secrets deny list are left out, as in Buffer.
 func (w *Workspace) Buffers() []Buffer {
 	m := *w.bufs.Load()
 	out := make([]Buffer, 0, len(m))
