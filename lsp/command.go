@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/workspace"
@@ -102,18 +101,9 @@ func (s *Server) listTools(arg json.RawMessage) (any, error) {
 	if f != nil {
 		uri = f.URI
 	}
-	tools := reg.ToolsJSON()
-	buf := make([]byte, 0, len(tools)+len(uri)+128)
-	buf = append(buf, `{"workspace":`...)
-	buf = strconv.AppendQuote(buf, uri)
-	buf = append(buf, `,"revision":`...)
-	buf = strconv.AppendUint(buf, reg.Revision(), 10)
-	buf = append(buf, `,"digest":`...)
-	buf = strconv.AppendQuote(buf, reg.Digest())
-	buf = append(buf, `,"tools":`...)
-	buf = append(buf, tools...)
-	buf = append(buf, '}')
-	return json.RawMessage(buf), nil
+	// One snapshot of revision, digest and tools, with the canonical
+	// bytes as they are: no marshalling.
+	return reg.ListToolsJSON(uri), nil
 }
 
 type toolCall struct {
