@@ -148,11 +148,15 @@ func FuzzEditMatch(f *testing.F) {
 		if len(content) > 1<<14 { // keep each exec well under the fuzzer's 1s worker timeout on a loaded machine
 			return
 		}
-		// An exec that takes this long is stuck: crash with every stack,
-		// so that the fuzzer's log shows where.
-		watchdog := time.AfterFunc(20*time.Second, func() {
+		// The fuzzer kills a worker that does not answer within a second
+		// and shows nothing of it; an exec that takes this long writes every
+		// stack to a file first (that is how the empty old_string loop in
+		// exactHits was found).
+		watchdog := time.AfterFunc(800*time.Millisecond, func() {
 			buf := make([]byte, 1<<20)
-			panic(fmt.Sprintf("edit stuck for 20s on %q %q %q:\n%s", short(content, 100), old1, new1, buf[:runtime.Stack(buf, true)]))
+			msg := fmt.Sprintf("edit stuck on %q %q %q:\n%s", short(content, 100), old1, new1, buf[:runtime.Stack(buf, true)])
+			os.WriteFile(filepath.Join(os.TempDir(), fmt.Sprintf("agentls-fuzz-stuck-%d.txt", os.Getpid())), []byte(msg), 0o644)
+			panic(msg)
 		})
 		defer watchdog.Stop()
 		for i, call := range []struct {
