@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -165,11 +166,13 @@ func TestCrashDuringWrites(t *testing.T) {
 	var old, new, leftovers, foundAtStart int
 	for iter := range 100 {
 		p := startProc(t, bin, root)
-		p.ping("start")
+		// A tool call waits for the start's cleaning of temp files.
+		p.callTool("ls", map[string]any{"depth": 1})
 		if tf := tempFiles(t, root); len(tf) > 0 {
 			foundAtStart += len(tf)
+			t.Errorf("iteration %d: temp files left by the last kill are still there after the start: %v", iter, tf)
 			for _, f := range tf {
-				os.Remove(f) // counted; TestCrashTempCleanedAtStart checks the cleaning itself
+				os.Remove(f)
 			}
 		}
 		i := iter % nfiles
@@ -190,11 +193,22 @@ func TestCrashDuringWrites(t *testing.T) {
 		} else {
 			req = fmt.Sprintf(`{"jsonrpc":"2.0","id":"w","method":"workspace/executeCommand","params":{"command":"agentls.callTool","arguments":[{"name":"multi_edit","arguments":{"path":%q,"edits":[{"old_string":"version %s:","new_string":"version %s:","replace_all":true}]}}]}}`, names[i], from, to)
 		}
-		// The moment of death: anywhere from before the request is read to
-		// a little after the answer would have come.
+		// The moment of death: every other time anywhere from before the
+		// request is read to a little after the answer would have come;
+		// otherwise while the temp file is being written or renamed (as
+		// soon as it shows, or a few hundred microseconds later).
 		delay := time.Duration(rng.Int64N(int64(full + full/4)))
 		p.writeFrame(req)
-		time.Sleep(delay)
+		if iter%2 == 0 {
+			time.Sleep(delay)
+		} else {
+			delay = time.Duration(rng.Int64N(int64(500 * time.Microsecond)))
+			deadline := time.Now().Add(2 * full)
+			for len(tempFiles(t, root)) == 0 && time.Now().Before(deadline) {
+				runtime.Gosched() // poll: the moment is the point, not a wait
+			}
+			time.Sleep(delay)
+		}
 		p.kill()
 		got, err := os.ReadFile(path)
 		if err != nil {
@@ -211,7 +225,7 @@ func TestCrashDuringWrites(t *testing.T) {
 		}
 		leftovers += len(tempFiles(t, root))
 	}
-	t.Logf("100 kills: %d files kept their old content, %d had the new one; %d temp files were left by the kills, %d found at the next start", old, new, leftovers, foundAtStart)
+	t.Logf("100 kills: %d files kept their old content, %d had the new one; %d temp files were left by the kills, %d still there at the next start", old, new, leftovers, foundAtStart)
 	if old == 0 || new == 0 {
 		t.Logf("the kills did not land on both sides of the rename (old %d, new %d)", old, new)
 	}
