@@ -1,0 +1,63 @@
+package workspace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// The use of a path is confined as well as its check: when a directory is
+// replaced by a symlink that leads out after Resolve accepted the path (here
+// the check is simply skipped), reads, writes and walks beneath the root
+// refuse to follow it.
+func TestBeneathRootAfterTheCheck(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(base, "root")
+	outside := filepath.Join(base, "outside")
+	writeFile(t, filepath.Join(outside, "f.txt"), "outside")
+	writeFile(t, filepath.Join(root, "keep.txt"), "keep")
+	symlink(t, outside, filepath.Join(root, "dir")) // "dir" was a directory when it was checked
+	w := newWS(t, root)
+	through := filepath.Join(root, "dir", "f.txt")
+
+	if _, err := w.Read(through, 0); !errors.Is(err, ErrOutside) {
+		t.Errorf("Read through the link: %v", err)
+	}
+	if _, _, err := w.ReadRaw(through); err == nil {
+		t.Error("ReadRaw through the link succeeded")
+	}
+	if err := w.atomicWrite(through, []byte("PWNED"), 0); err == nil {
+		t.Error("atomicWrite through the link succeeded")
+	}
+	if err := w.atomicWrite(filepath.Join(root, "dir", "new.txt"), []byte("PWNED"), 0); err == nil {
+		t.Error("atomicWrite of a new file through the link succeeded")
+	}
+	if runtime.GOOS == "linux" { // elsewhere readDir does not check
+		var s dirScratch
+		if err := readDir(&s, filepath.Join(root, "dir"), root, true); err == nil {
+			t.Error("readDir through the link succeeded")
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "f.txt")); string(b) != "outside" {
+		t.Errorf("outside file changed: %q", b)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 1 {
+		t.Errorf("outside directory has %d entries", len(ents))
+	}
+	// Inside the root, links are followed as before.
+	symlink(t, "keep.txt", filepath.Join(root, "alias.txt"))
+	if err := w.atomicWrite(filepath.Join(root, "alias.txt"), []byte("new"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "keep.txt")); string(b) != "new" {
+		t.Errorf("write through an inside link: keep.txt = %q", b)
+	}
+	if st, err := os.Lstat(filepath.Join(root, "alias.txt")); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Error("the inside link was not kept")
+	}
+}
