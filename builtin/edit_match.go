@@ -94,6 +94,9 @@ func toLF(s string) string {
 
 // exactHits finds the non-overlapping occurrences of old in text.
 func exactHits(text, old, new string) []hit {
+	if old == "" { // (only line-number prefixes, stripped) would match everywhere, forever
+		return nil
+	}
 	var hits []hit
 	for from := 0; ; {
 		i := strings.Index(text[from:], old)
