@@ -122,6 +122,7 @@ func FuzzEditMatch(f *testing.F) {
 	f.Add("aaa", "aa", "b", false, "ab", "c")
 	f.Add("", "", "new", false, "new", "old")
 	f.Add("é日本🙂\n", "日本", "", false, "é", "e")
+	f.Add("a\n\nb\n", "     2→", "x", true, "1→", "y") // only prefixes: once an endless loop
 	// Every exec writes (and fsyncs) the file up to three times: on a
 	// loaded disk that stalls the fuzzer, so use memory when there is some.
 	root := tempRoot(f)
