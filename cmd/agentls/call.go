@@ -82,7 +82,9 @@ func runCall(e *env, args []string) int {
 		return exitError
 	}
 	defer sess.Close()
-	sess.Settings = settings
+	if err := sess.SetSettings(settings); err != nil { // applies secrets.deny too
+		return usageError(e, "call", callSynopsis, "--settings: %v", err)
+	}
 
 	res := reg.Call(workspace.WithSession(e.ctx, sess), name, raw)
 	out := e.stdout
