@@ -1,6 +1,8 @@
 package textsearch
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -25,9 +27,16 @@ func (d *dirReader) read(abs string, size int64, buf []byte) ([]byte, error) {
 	dir, name := abs[:i], abs[i+1:]
 	if dir != d.dir || d.fd < 0 {
 		d.close()
-		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 		if err != nil {
-			return readFile(abs, size, buf)
+			return buf, err
+		}
+		// The walk checked dir, but a directory above it may have been
+		// swapped for a symlink since: the descriptor must name exactly the
+		// directory the walk saw, or nothing is read through it.
+		if !sameDir(fd, dir) {
+			syscall.Close(fd)
+			return buf, errDirMoved
 		}
 		d.dir, d.fd = dir, fd
 	}
@@ -37,6 +46,17 @@ func (d *dirReader) read(abs string, size int64, buf []byte) ([]byte, error) {
 	}
 	defer syscall.Close(fd)
 	return readFD(fd, size, buf)
+}
+
+var errDirMoved = errors.New("directory changed during the search")
+
+// sameDir reports whether the open directory fd is the directory at path
+// (which has no symlinks: the walk resolves the root and never follows
+// links).
+func sameDir(fd int, path string) bool {
+	var b [4096]byte
+	n, err := syscall.Readlink("/proc/self/fd/"+strconv.Itoa(fd), b[:])
+	return err == nil && string(b[:n]) == path
 }
 
 // close releases the directory descriptor.
