@@ -205,49 +205,16 @@ func AtomicWrite(abs string, data []byte, mode fs.FileMode) error {
 			abs = real
 		}
 	}
-	if mode == 0 {
-		mode = 0o644
-		if st, err := os.Stat(abs); err == nil {
-			mode = st.Mode()
-		}
-	}
 	dir := filepath.Dir(abs)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, TempPrefix+"*")
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(mode.Perm() | mode&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, abs); err != nil {
-		os.Remove(name)
-		return err
-	}
-	// Make the rename durable; not every system can sync a directory.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	defer root.Close()
+	return writeBeneath(root, filepath.Base(abs), data, mode)
 }
 
 // atomicWrite is AtomicWrite beneath the workspace root (os.Root): every
@@ -268,6 +235,14 @@ func (w *Workspace) atomicWrite(abs string, data []byte, mode fs.FileMode) error
 		return err
 	}
 	defer root.Close()
+	return rootError(abs, writeBeneath(root, rel, data, mode))
+}
+
+// writeBeneath is the atomic write itself, every name resolved beneath
+// root: missing parents of rel are created, data goes to a new temporary
+// file beside rel, which is synced, given mode (0 keeps rel's mode, or 0644
+// for a new file) and renamed over rel; then the directory is synced.
+func writeBeneath(root *os.Root, rel string, data []byte, mode fs.FileMode) error {
 	if mode == 0 {
 		mode = 0o644
 		if st, err := root.Stat(rel); err == nil {
@@ -276,10 +251,11 @@ func (w *Workspace) atomicWrite(abs string, data []byte, mode fs.FileMode) error
 	}
 	dir := filepath.Dir(rel)
 	if err := root.MkdirAll(dir, 0o755); err != nil {
-		return rootError(abs, err)
+		return err
 	}
 	var tmp *os.File
 	var name string
+	var err error
 	for range 100 {
 		name = filepath.Join(dir, TempPrefix+strconv.FormatUint(rand.Uint64(), 36))
 		tmp, err = root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
@@ -288,7 +264,7 @@ func (w *Workspace) atomicWrite(abs string, data []byte, mode fs.FileMode) error
 		}
 	}
 	if err != nil {
-		return rootError(abs, err)
+		return err
 	}
 	fail := func(err error) error {
 		tmp.Close()
@@ -310,7 +286,7 @@ func (w *Workspace) atomicWrite(abs string, data []byte, mode fs.FileMode) error
 	}
 	if err := root.Rename(name, rel); err != nil {
 		root.Remove(name)
-		return rootError(abs, err)
+		return err
 	}
 	// Make the rename durable; not every system can sync a directory.
 	if d, err := root.Open(dir); err == nil {
