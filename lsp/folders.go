@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 // Folder is one workspace folder of the session: its workspace, the agent
 // session that travels with every tool call, and the folder's registry.
 type Folder struct {
+	srv     *Server
 	URI     string
 	Name    string
 	WS      *workspace.Workspace
@@ -31,6 +33,19 @@ type Folder struct {
 	closers []func()
 	ready   chan struct{} // closed when the folder's leftover temp files are cleaned
 	opened  atomic.Bool   // the extensions know the folder: settings changes go to them
+}
+
+// Log is the server's logger.
+func (f *Folder) Log() *slog.Logger { return f.srv.log }
+
+// ClientWatchesFiles reports whether the client said it can watch files
+// for the server (dynamic registration of workspace/didChangeWatchedFiles),
+// so that changes on disk arrive as notifications; otherwise an extension
+// that follows the disk watches it itself.
+func (f *Folder) ClientWatchesFiles() bool {
+	f.srv.mu.Lock()
+	defer f.srv.mu.Unlock()
+	return f.srv.client.watchedFilesDynam
 }
 
 // waitReady waits until the folder's start-up cleaning is done.
@@ -71,7 +86,7 @@ func (s *Server) addFolder(wf workspaceFolder) {
 		s.showMessage(1, "agentls: cannot open workspace folder %s: %v", path, err)
 		return
 	}
-	f := &Folder{URI: wf.URI, Name: wf.Name, WS: ws, allowed: make(map[string]bool), ready: make(chan struct{})}
+	f := &Folder{srv: s, URI: wf.URI, Name: wf.Name, WS: ws, allowed: make(map[string]bool), ready: make(chan struct{})}
 	sess, err := workspace.NewSession(ws, &editor{s: s, f: f}, workspace.NewReadTracker())
 	if err != nil {
 		s.showMessage(1, "agentls: cannot start a session for %s: %v", path, err)

@@ -150,6 +150,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 // initialized pulls each folder's configuration when the client offers it
 // and registers for file change notifications.
 func (s *Server) initialized() {
+	s.initDoneOnce.Do(func() { close(s.initDone) })
 	s.mu.Lock()
 	c := s.client
 	folders := slices.Clone(s.folders)

@@ -20,14 +20,16 @@ type progress struct {
 	mu      sync.Mutex
 	token   json.RawMessage // nil until begun
 	last    string          // latest message before the begin
+	pct     int             // latest percentage, -1 for none
 	ended   bool
+	endMsg  string
 	timer   *time.Timer
 	cancel  context.CancelFunc // stops a token creation in flight
 	creator sync.WaitGroup
 }
 
 func (s *Server) startProgress(ctx context.Context, title string, token json.RawMessage) *progress {
-	p := &progress{s: s, title: title}
+	p := &progress{s: s, title: title, pct: -1}
 	token = bytes.TrimSpace(token)
 	if len(token) > 0 && string(token) != "null" {
 		p.token = token
@@ -53,6 +55,12 @@ func (s *Server) startProgress(ctx context.Context, title string, token json.Raw
 // create asks the client for a token (off the read loop: this runs on the
 // timer's goroutine) and begins.
 func (p *progress) create(ctx context.Context) {
+	// A request to the client is allowed once it has said initialized.
+	select {
+	case <-p.s.initDone:
+	case <-ctx.Done():
+		return
+	}
 	p.s.mu.Lock()
 	p.s.progressSeq++
 	tok := json.RawMessage(strconv.Quote("agentls-" + strconv.FormatUint(p.s.progressSeq, 10)))
@@ -65,7 +73,7 @@ func (p *progress) create(ctx context.Context) {
 	if p.ended {
 		// The call finished while the token was being created: close it.
 		p.s.conn.Notify("$/progress", map[string]any{"token": tok, "value": map[string]any{"kind": "begin", "title": p.title}})
-		p.s.conn.Notify("$/progress", map[string]any{"token": tok, "value": map[string]any{"kind": "end"}})
+		p.s.conn.Notify("$/progress", map[string]any{"token": tok, "value": endValue(p.endMsg)})
 		return
 	}
 	p.token = tok
@@ -83,37 +91,80 @@ func (p *progress) beginLocked() {
 	if p.last != "" {
 		v["message"] = p.last
 	}
+	if p.pct >= 0 {
+		v["percentage"] = p.pct
+	}
 	p.s.conn.Notify("$/progress", map[string]any{"token": p.token, "value": v})
 }
 
 // report sends one progress message (a tool reports through the context).
-func (p *progress) report(msg string) {
+func (p *progress) report(msg string) { p.reportPercent(msg, -1) }
+
+// reportPercent sends a message with a percentage (0–100; -1 for none).
+// Percentages never go back: a smaller one is sent as the last one.
+func (p *progress) reportPercent(msg string, pct int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ended {
 		return
 	}
+	if pct >= 0 {
+		pct = max(min(pct, 100), p.pct)
+		p.pct = pct
+	}
 	if p.token == nil {
 		p.last = msg
 		return
 	}
-	p.s.conn.Notify("$/progress", map[string]any{"token": p.token, "value": map[string]any{"kind": "report", "message": msg}})
+	v := map[string]any{"kind": "report", "message": msg}
+	if pct >= 0 {
+		v["percentage"] = pct
+	}
+	p.s.conn.Notify("$/progress", map[string]any{"token": p.token, "value": v})
 }
 
 // end finishes the progress; it waits for a token being created.
-func (p *progress) end() {
+func (p *progress) end() { p.endWith("") }
+
+// endWith finishes the progress with a last message.
+func (p *progress) endWith(msg string) {
 	if p.timer != nil && p.timer.Stop() {
 		p.creator.Done()
 	}
 	p.mu.Lock()
 	p.ended = true
+	p.endMsg = msg
 	tok := p.token
 	p.mu.Unlock()
 	if tok != nil {
-		p.s.conn.Notify("$/progress", map[string]any{"token": tok, "value": map[string]any{"kind": "end"}})
+		p.s.conn.Notify("$/progress", map[string]any{"token": tok, "value": endValue(msg)})
 	}
 	if p.cancel != nil {
 		p.cancel()
 	}
 	p.creator.Wait()
 }
+
+func endValue(msg string) map[string]any {
+	v := map[string]any{"kind": "end"}
+	if msg != "" {
+		v["message"] = msg
+	}
+	return v
+}
+
+// Work is progress of a folder's background work (an index build), shown by
+// the client once it has taken longer than Options.ProgressDelay.
+type Work struct{ p *progress }
+
+// StartWork begins background-work progress titled title. Report and End
+// may be called from any goroutine; End must be called once.
+func (f *Folder) StartWork(title string) *Work {
+	return &Work{p: f.srv.startProgress(f.srv.ctx, title, nil)}
+}
+
+// Report sends a message and a percentage (0–100, or -1 for none).
+func (w *Work) Report(msg string, percent int) { w.p.reportPercent(msg, percent) }
+
+// End finishes the progress with an optional last message.
+func (w *Work) End(msg string) { w.p.endWith(msg) }

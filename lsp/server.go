@@ -107,6 +107,9 @@ type Server struct {
 
 	progressSeq uint64
 	askSeq      uint64
+
+	initDone     chan struct{} // closed by the client's initialized notification
+	initDoneOnce sync.Once
 }
 
 type inflight struct {
@@ -144,6 +147,7 @@ func New(opts Options) *Server {
 		inflight: make(map[string]*inflight),
 		docs:     make(map[string]*document),
 		global:   defaultSettings(),
+		initDone: make(chan struct{}),
 	}
 	s.methods = map[string]MethodFunc{
 		"workspace/executeCommand": func(ctx context.Context, s *Server, p json.RawMessage) (any, error) { return s.executeCommand(ctx, p) },

@@ -6,8 +6,10 @@
 package nav
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 
 	"github.com/agentls/agentls/codeindex"
@@ -48,11 +50,46 @@ func (x *Extension) Methods() map[string]lsp.MethodFunc {
 	}
 }
 
-// FolderOpened starts the folder's index build in the background; the index
-// is attached to the folder's session and closed with it.
+// FolderOpened starts the folder's index build in the background, reported
+// as work-done progress (shown by the client when the build takes longer
+// than the server's progress delay); the index is attached to the folder's
+// session and closed with it. When the client cannot watch files for the
+// server, the index watches the disk itself (fsnotify).
 func (x *Extension) FolderOpened(f *lsp.Folder) func() {
-	codeindex.For(f.Session, x.Options)
-	return nil
+	opts := x.Options
+	work := f.StartWork("agentls: indexing " + cmp.Or(f.Name, filepath.Base(f.WS.Root())))
+	user := opts.Progress
+	opts.Progress = func(done, found int, final bool) {
+		if user != nil {
+			user(done, found, final)
+		}
+		if !final && found > 0 {
+			work.Report(fmt.Sprintf("%d/%d files", done, found), done*100/found)
+		}
+	}
+	ix := codeindex.For(f.Session, opts)
+	watchDisk := !f.ClientWatchesFiles()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if watchDisk {
+			if err := ix.WatchDisk(); err != nil && ctx.Err() == nil {
+				f.Log().Info("cannot watch the disk; changes made outside the editor reach the index only when a tool reads them", "root", f.WS.Root(), "err", err)
+			}
+		}
+		err := ix.Wait(ctx)
+		switch st := ix.Status(); {
+		case err != nil:
+			work.End("stopped")
+		default:
+			work.End(fmt.Sprintf("%d files, %d symbols", st.Files, st.Symbols))
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 func indexStatus(ctx context.Context, f *lsp.Folder, _ json.RawMessage) (any, error) {
