@@ -38,6 +38,14 @@ func approvalMode(st settings, reg *registry.Registry, name string) string {
 	return "ask"
 }
 
+// Approve applies the folder's approval gate (agentls.approval settings,
+// prompts in the editor) to a call that reaches the folder by another way
+// than the LSP connection (an attached MCP client). When the call may not
+// run, res is the error result the model reads.
+func (f *Folder) Approve(ctx context.Context, name string, args json.RawMessage) (res registry.Result, ok bool) {
+	return f.srv.approve(ctx, f, f.Registry(), name, args)
+}
+
 // approve applies the gate to one call; when the call may not run, res is
 // the error result the model reads.
 func (s *Server) approve(ctx context.Context, f *Folder, reg *registry.Registry, name string, args json.RawMessage) (res registry.Result, ok bool) {

@@ -105,7 +105,14 @@ func checkPrivate(path string, isDir bool) error {
 // a fresh *workspace.Session (its own read-before-write tracking) of the
 // folder that contains dir. The listener closes the session when the
 // connection ends.
-type Resolver func(dir string) (reg *registry.Registry, sess *workspace.Session, err error)
+type Resolver func(dir string) (Attachment, error)
+
+// Attachment is what an attached connection runs in.
+type Attachment struct {
+	Registry *registry.Registry
+	Session  *workspace.Session
+	Gate     Gate // the editor's approval gate; nil lets every call run
+}
 
 // Listener accepts attaching MCP clients for one editor session.
 type Listener struct {
@@ -265,17 +272,19 @@ func (l *Listener) serve(c net.Conn) {
 		l.log.Warn("attach: refused a connection with a wrong token")
 		return
 	}
-	reg, sess, err := l.resolve(h.Dir)
+	a, err := l.resolve(h.Dir)
 	if err != nil {
 		writeWelcome(c, welcome{Error: err.Error()})
 		return
 	}
+	sess := a.Session
 	defer sess.Close()
 	if err := writeWelcome(c, welcome{OK: true, Folder: sess.WS.Root()}); err != nil {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
-	srv := NewServer(reg, sess, l.lock.Version, l.log)
+	srv := NewServer(a.Registry, sess, l.lock.Version, l.log)
+	srv.SetGate(a.Gate)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if err := srv.ServeStream(ctx, io.NopCloser(br), c); err != nil && !errors.Is(err, io.EOF) {

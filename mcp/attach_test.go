@@ -31,9 +31,9 @@ func listen(t *testing.T, folder string) *mcp.Listener {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resolve := func(dir string) (*registry.Registry, *workspace.Session, error) {
+	resolve := func(dir string) (mcp.Attachment, error) {
 		sess, err := workspace.NewSession(ws, workspace.DiskEditor{WS: ws}, workspace.NewReadTracker())
-		return reg, sess, err
+		return mcp.Attachment{Registry: reg, Session: sess}, err
 	}
 	l, err := mcp.Listen([]string{ws.Root()}, "test", resolve, nil)
 	if err != nil {

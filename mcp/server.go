@@ -29,10 +29,20 @@ type Server struct {
 	sess *workspace.Session
 	srv  *sdk.Server
 
+	gate Gate // nil: every call runs
+
 	mu       sync.Mutex
 	revision uint64          // the registry revision last mirrored into srv
 	names    map[string]bool // the tools srv holds
 }
+
+// A Gate decides whether a call may run before it does (the editor's
+// approval settings and prompts, for an attached connection). When it may
+// not, res is the error result the model reads.
+type Gate func(ctx context.Context, name string, args json.RawMessage) (res registry.Result, ok bool)
+
+// SetGate puts g in front of every call. Call it before serving.
+func (s *Server) SetGate(g Gate) { s.gate = g }
 
 // NewServer returns a server for reg whose calls run in sess. version is
 // reported to the client as the server's version.
@@ -99,6 +109,11 @@ func (s *Server) handler(name string) sdk.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
+		if s.gate != nil {
+			if res, ok := s.gate(ctx, name, args); !ok {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Content}}, IsError: true}, nil
+			}
+		}
 		res := s.reg.Call(workspace.WithSession(ctx, s.sess), name, args)
 		return &sdk.CallToolResult{
 			Content: []sdk.Content{&sdk.TextContent{Text: res.Content}},
@@ -107,13 +122,38 @@ func (s *Server) handler(name string) sdk.ToolHandler {
 	}
 }
 
-// Run serves MCP on t until the client disconnects or ctx ends.
+// Run serves MCP on t until the client disconnects or ctx ends. Tools
+// added to or removed from the registry meanwhile (plugin servers coming
+// and going) reach the client as a list change.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		s.follow(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-followed
+	}()
 	return s.srv.Run(ctx, t)
+}
+
+// follow mirrors every change of the registry until ctx ends.
+func (s *Server) follow(ctx context.Context) {
+	for {
+		ch := s.reg.Changed()
+		s.Sync()
+		select {
+		case <-ctx.Done():
+			return
+		case <-ch:
+		}
+	}
 }
 
 // ServeStream serves MCP (newline-delimited JSON-RPC) on one stream, as an
 // attached connection does.
 func (s *Server) ServeStream(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
-	return s.srv.Run(ctx, &sdk.IOTransport{Reader: r, Writer: w})
+	return s.Run(ctx, &sdk.IOTransport{Reader: r, Writer: w})
 }

@@ -124,6 +124,7 @@ type Registry struct {
 	tools     map[string]*entry
 	suspended map[string][]*entry // prefix → tools held back by SuspendPrefix
 	rev       uint64              // bumped on every change; guarded by mu
+	changed   chan struct{}       // closed (and cleared) by the next change; guarded by mu
 
 	// The list views, rebuilt lazily when rev moved past cacheRev.
 	cacheMu   sync.Mutex
@@ -160,7 +161,7 @@ func (r *Registry) add(e *entry) error {
 		}
 	}
 	r.tools[e.schema.Name] = e
-	r.rev++
+	r.bumpLocked()
 	return nil
 }
 
@@ -172,7 +173,7 @@ func (r *Registry) Remove(name string) bool {
 		return false
 	}
 	delete(r.tools, name)
-	r.rev++
+	r.bumpLocked()
 	return true
 }
 
@@ -193,7 +194,7 @@ func (r *Registry) RemovePrefix(prefix string) int {
 		r.suspended[p] = slices.DeleteFunc(held, func(e *entry) bool { return strings.HasPrefix(e.schema.Name, prefix) })
 	}
 	if n > 0 {
-		r.rev++
+		r.bumpLocked()
 	}
 	return n
 }
@@ -216,7 +217,7 @@ func (r *Registry) SuspendPrefix(prefix string) int {
 	}
 	r.suspended[prefix] = held
 	if n > 0 {
-		r.rev++
+		r.bumpLocked()
 	}
 	return n
 }
@@ -234,7 +235,7 @@ func (r *Registry) ResumePrefix(prefix string) {
 		r.tools[e.schema.Name] = e
 	}
 	if len(held) > 0 {
-		r.rev++
+		r.bumpLocked()
 	}
 }
 
@@ -264,6 +265,26 @@ func (r *Registry) names() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// bumpLocked records a change of the tool set. The caller holds mu.
+func (r *Registry) bumpLocked() {
+	r.rev++
+	if r.changed != nil {
+		close(r.changed)
+		r.changed = nil
+	}
+}
+
+// Changed returns a channel closed by the next change of the tool set
+// (take it, then read the state, then wait: no change is missed).
+func (r *Registry) Changed() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.changed == nil {
+		r.changed = make(chan struct{})
+	}
+	return r.changed
 }
 
 // Revision is a counter bumped on every change of the tool set.

@@ -406,3 +406,38 @@ func TestListToolsJSON(t *testing.T) {
 		t.Errorf("decode: %v %+v", err, v)
 	}
 }
+
+func TestChanged(t *testing.T) {
+	r := New()
+	closed := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	ch := r.Changed()
+	if closed(ch) {
+		t.Fatal("Changed closed before any change")
+	}
+	r.Remove("absent") // no change
+	if closed(ch) {
+		t.Fatal("Changed closed by a Remove that removed nothing")
+	}
+	mustAdd(t, r, &fakeTool{name: "mcp__p__a", desc: "a", schema: `{"type":"object"}`})
+	if !closed(ch) {
+		t.Fatal("Changed not closed by Add")
+	}
+	for _, change := range []func(){
+		func() { r.SuspendPrefix("mcp__p__") },
+		func() { r.ResumePrefix("mcp__p__") },
+		func() { r.RemovePrefix("mcp__p__") },
+	} {
+		ch := r.Changed()
+		change()
+		if !closed(ch) {
+			t.Fatal("Changed not closed by a change")
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,7 +33,18 @@ func TestMCPAttachToEditorSession(t *testing.T) {
 	e := lsptest.New(t, func(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
 		return serveLSP(ctx, logger, r, w, c)
 	})
-	e.Initialize(lsptest.VSCodeCapabilities(), nil, root)
+	// The user's approval settings hold for the attached agent too.
+	settings := map[string]any{"approval": map[string]string{"write_file": "ask", "delete_file": "deny"}}
+	e.Config = func(string, string) any { return settings }
+	var questions []string
+	var qmu sync.Mutex
+	e.Ask = func(msg string, actions []string) string {
+		qmu.Lock()
+		defer qmu.Unlock()
+		questions = append(questions, msg)
+		return "Deny"
+	}
+	e.Initialize(lsptest.VSCodeCapabilities(), settings, root)
 	e.Open(file, "package main\n\n// unsaved comment\nfunc main() {}\n")
 	e.Sync()
 
@@ -77,5 +89,27 @@ func TestMCPAttachToEditorSession(t *testing.T) {
 	// The buffer was dirty: the agent never saves it; disk is unchanged.
 	if data, _ := os.ReadFile(file); strings.Contains(string(data), "attached agent") {
 		t.Fatal("a dirty buffer was saved to disk")
+	}
+
+	// write_file asks the user in the editor (who denies); delete_file is
+	// denied by the settings without asking.
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": "new.txt", "content": "x"}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "the user denied write_file") {
+		t.Fatalf("write_file through attach with approval ask/Deny: %v %q", err, text(res))
+	}
+	qmu.Lock()
+	if len(questions) != 1 || !strings.Contains(questions[0], "write_file") || !strings.Contains(questions[0], "new.txt") {
+		t.Errorf("questions asked in the editor: %q", questions)
+	}
+	qmu.Unlock()
+	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
+		t.Fatal("a denied write_file wrote the file")
+	}
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "delete_file", Arguments: map[string]any{"path": "main.go"}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "denied by the user's settings") {
+		t.Fatalf("delete_file through attach with approval deny: %v %q", err, text(res))
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatal("a denied delete_file deleted the file")
 	}
 }

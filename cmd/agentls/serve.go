@@ -15,7 +15,6 @@ import (
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/nav"
 	"github.com/agentls/agentls/mcp"
-	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/shell"
 	"github.com/agentls/agentls/workspace"
 )
@@ -214,7 +213,7 @@ func (a *attachFolders) publishLocked() {
 }
 
 // resolve picks the innermost folder containing dir.
-func (a *attachFolders) resolve(dir string) (*registry.Registry, *workspace.Session, error) {
+func (a *attachFolders) resolve(dir string) (mcp.Attachment, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var best *lsp.Folder
@@ -226,15 +225,17 @@ func (a *attachFolders) resolve(dir string) (*registry.Registry, *workspace.Sess
 		}
 	}
 	if best == nil {
-		return nil, nil, fmt.Errorf("no workspace folder of this editor session contains %s", dir)
+		return mcp.Attachment{}, fmt.Errorf("no workspace folder of this editor session contains %s", dir)
 	}
 	// The attached agent shares the folder's buffers, editor, index and
 	// jobs, but must read a file itself before editing it.
 	sess, err := best.Session.Derive(workspace.NewReadTracker())
 	if err != nil {
-		return nil, nil, err
+		return mcp.Attachment{}, err
 	}
-	return best.Registry(), sess, nil
+	// Calls pass the same approval gate as the editor's own agent's
+	// (agentls.approval settings, prompts in the editor).
+	return mcp.Attachment{Registry: best.Registry(), Session: sess, Gate: best.Approve}, nil
 }
 
 func (a *attachFolders) close() {
