@@ -60,10 +60,7 @@ func (bash) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		RunInBackground bool   `json:"run_in_background"`
 		Description     string `json:"description"`
 	}
-	if err := unmarshalArgs(args, &a); err != nil {
-		return "", err
-	}
-	s, err := workspace.From(ctx)
+	s, err := sessionArgs(ctx, args, &a)
 	if err != nil {
 		return "", err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentls/agentls/codeindex"
 	"github.com/agentls/agentls/registry"
-	"github.com/agentls/agentls/workspace"
 )
 
 const codeIndexDescription = "Look up symbols in the workspace's live index (open buffers included) instead of grepping. search: definitions whose names match query; definition: where query (name or Type.name) is defined; references: where it is used; outline: a file's symbols; map: the most referenced symbols of the workspace or path; status. Returns path:line lines for read_file."
@@ -51,10 +50,7 @@ func (codeIndex) Execute(ctx context.Context, args json.RawMessage) (string, err
 		Kind   string `json:"kind"`
 		Limit  int    `json:"limit"`
 	}
-	if err := unmarshalArgs(args, &a); err != nil {
-		return "", err
-	}
-	s, err := workspace.From(ctx)
+	s, err := sessionArgs(ctx, args, &a)
 	if err != nil {
 		return "", err
 	}

@@ -39,10 +39,7 @@ func (deleteFile) Execute(ctx context.Context, args json.RawMessage) (string, er
 		Path      string `json:"path"`
 		Recursive bool   `json:"recursive"`
 	}
-	if err := unmarshalArgs(args, &a); err != nil {
-		return "", err
-	}
-	s, err := workspace.From(ctx)
+	s, err := sessionArgs(ctx, args, &a)
 	if err != nil {
 		return "", err
 	}

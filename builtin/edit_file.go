@@ -39,10 +39,7 @@ func (editFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 		NewString  string `json:"new_string"`
 		ReplaceAll bool   `json:"replace_all"`
 	}
-	if err := unmarshalArgs(args, &a); err != nil {
-		return "", err
-	}
-	s, err := workspace.From(ctx)
+	s, err := sessionArgs(ctx, args, &a)
 	if err != nil {
 		return "", err
 	}

@@ -25,6 +25,15 @@ func unmarshalArgs(args json.RawMessage, dst any) error {
 	return nil
 }
 
+// sessionArgs decodes a call's arguments into dst and returns the session
+// the call runs in: the start of every tool.
+func sessionArgs(ctx context.Context, args json.RawMessage, dst any) (*workspace.Session, error) {
+	if err := unmarshalArgs(args, dst); err != nil {
+		return nil, err
+	}
+	return workspace.From(ctx)
+}
+
 // changeFile is the cycle every tool that edits an existing file goes
 // through: under the file's write lock it reads the merged view (buffer
 // first), refuses a file this session has not read or that changed since,

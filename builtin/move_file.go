@@ -42,10 +42,7 @@ func (moveFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 		Destination string `json:"destination"`
 		Overwrite   bool   `json:"overwrite"`
 	}
-	if err := unmarshalArgs(args, &a); err != nil {
-		return "", err
-	}
-	s, err := workspace.From(ctx)
+	s, err := sessionArgs(ctx, args, &a)
 	if err != nil {
 		return "", err
 	}

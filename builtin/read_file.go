@@ -50,10 +50,7 @@ func (readFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 		Offset *int   `json:"offset"`
 		Limit  *int   `json:"limit"`
 	}
-	if err := unmarshalArgs(args, &a); err != nil {
-		return "", err
-	}
-	s, err := workspace.From(ctx)
+	s, err := sessionArgs(ctx, args, &a)
 	if err != nil {
 		return "", err
 	}

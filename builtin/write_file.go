@@ -37,10 +37,7 @@ func (writeFile) Execute(ctx context.Context, args json.RawMessage) (string, err
 		Path    string `json:"path"`
 		Content string `json:"content"`
 	}
-	if err := unmarshalArgs(args, &a); err != nil {
-		return "", err
-	}
-	s, err := workspace.From(ctx)
+	s, err := sessionArgs(ctx, args, &a)
 	if err != nil {
 		return "", err
 	}
