@@ -60,14 +60,12 @@ func TestEscapeSymlinkSwapRace(t *testing.T) {
 	swapRace(t, false)
 }
 
-// TestEscapeSymlinkSwapRaceGrep is the same race for grep, whose files are
-// read by textsearch with their absolute path (O_NOFOLLOW guards only the
-// last component): a directory swapped for a symlink between the walk and
-// the read makes grep print an outside file's lines.
+// TestEscapeSymlinkSwapRaceGrep is the same race for grep, whose files
+// are listed by a walk (or the resident file table) and read later: a
+// directory swapped for a symlink between the walk and the read must not
+// make grep print an outside file's lines (textsearch opens every file
+// beneath a descriptor of the folder, never by its absolute path).
 func TestEscapeSymlinkSwapRaceGrep(t *testing.T) {
-	if os.Getenv("AGENTLS_KNOWN_BUGS") == "" {
-		t.Skip("known bug: textsearch.readFile opens walk results by absolute path, so a directory swapped for a symlink after the walk leads grep outside the workspace; set AGENTLS_KNOWN_BUGS=1 to run")
-	}
 	swapRace(t, true)
 }
 

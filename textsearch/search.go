@@ -167,7 +167,7 @@ func (s *search) file(f File) {
 	data := f.Text
 	if data == nil {
 		var err error
-		data, err = w.dr.read(f.Abs, f.Size, w.buf[:0])
+		data, err = w.dr.read(f, w.buf[:0])
 		if cap(data) > cap(w.buf) && cap(data) <= 16<<20 {
 			w.buf = data[:0]
 		}

@@ -204,6 +204,9 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 			}
 			files = files[lo:hi]
 		}
+		// Workers claim runs of files, so that a worker reads the files of
+		// one directory in a row through one directory descriptor.
+		const run = 16
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		for range Workers() {
@@ -211,24 +214,30 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 			go func() {
 				defer wg.Done()
 				var buf []byte
+				dr := newDirReader()
+				defer dr.close()
 				for ctx.Err() == nil {
-					i := int(next.Add(1) - 1)
-					if i >= len(files) {
+					lo := int(next.Add(run) - run)
+					if lo >= len(files) {
 						return
 					}
-					f := files[i]
-					if filter != nil && !filter.Match(f.rel) {
-						continue
+					for _, f := range files[lo:min(lo+run, len(files))] {
+						if ctx.Err() != nil {
+							return
+						}
+						if filter != nil && !filter.Match(f.rel) {
+							continue
+						}
+						if text, ok := overlay(f.abs); ok {
+							fn(File{Abs: f.abs, Rel: f.rel, Text: text})
+							continue
+						}
+						data, ok := t.content(f, dr, &buf)
+						if !ok {
+							continue // gone since the walk
+						}
+						fn(File{Abs: f.abs, Rel: f.rel, Text: data})
 					}
-					if text, ok := overlay(f.abs); ok {
-						fn(File{Abs: f.abs, Rel: f.rel, Text: text})
-						continue
-					}
-					data, ok := t.content(f, &buf)
-					if !ok {
-						continue // gone since the walk
-					}
-					fn(File{Abs: f.abs, Rel: f.rel, Text: data})
 				}
 			}()
 		}
@@ -238,9 +247,12 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 }
 
 // content returns the file's text: cached when its size and mtime are
-// unchanged, else read (into *buf when it will not be kept).
-func (t *Table) content(f *tableFile, buf *[]byte) ([]byte, bool) {
-	size, mtime, ok := lstat(f.abs)
+// unchanged, else read (into *buf when it will not be kept). The file is
+// looked at and read only through dr, beneath the folder's root: never by
+// its absolute path, which a directory swapped for a symlink since the walk
+// could lead outside.
+func (t *Table) content(f *tableFile, dr *dirReader, buf *[]byte) ([]byte, bool) {
+	size, mtime, ok := dr.stat(t.root, f.rel)
 	if !ok {
 		return nil, false
 	}
@@ -255,13 +267,13 @@ func (t *Table) content(f *tableFile, buf *[]byte) ([]byte, bool) {
 	keep := t.budget > 0 && size <= maxCachedFile && time.Since(time.Unix(0, mtime)) > racyWindow &&
 		t.cached.Load()+size <= t.budget
 	if !keep {
-		data, err := readFile(f.abs, size, (*buf)[:0])
+		data, err := dr.readAt(t.root, f.rel, size, (*buf)[:0])
 		if cap(data) > cap(*buf) && cap(data) <= 16<<20 {
 			*buf = data[:0]
 		}
 		return data, err == nil
 	}
-	data, err := readFile(f.abs, size, make([]byte, 0, size+1))
+	data, err := dr.readAt(t.root, f.rel, size, make([]byte, 0, size+1))
 	if err != nil {
 		return nil, false
 	}

@@ -1,0 +1,7 @@
+//go:build unix && !linux
+
+package textsearch
+
+// openat2Dir: only Linux has openat2; openDirBeneath walks component by
+// component instead.
+func openat2Dir(rootFD int, rel string) (int, error) { return -1, errNoOpenat2 }
