@@ -135,6 +135,46 @@ func swapRace(t *testing.T, grep bool) {
 	t.Logf("%d rounds, %d swaps; leaks by tool: %v", raceRounds(), sw.swaps.Load(), leaks)
 }
 
+// TestEscapeSymlinkSwapRaceLsLink is the swap race for what ls prints of a
+// symlink, its target: the walk lists the directory beneath the root, but
+// builtin/ls.go then reads each link's target with os.Readlink(abs), which
+// follows a directory above the link swapped for a symlink since, and
+// prints the target of a link outside. (The fix: read it beneath the root,
+// with workspace.Readlink.)
+func TestEscapeSymlinkSwapRaceLsLink(t *testing.T) {
+	if os.Getenv("AGENTLS_KNOWN_BUGS") == "" {
+		t.Skip("known bug: builtin/ls.go reads link targets with os.Readlink(abs), which a directory swapped for a symlink leads outside; workspace.Readlink reads beneath the root; set AGENTLS_KNOWN_BUGS=1 to run")
+	}
+	f := newEscapeFixture(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	writeFiles(t, f.ws, map[string]string{"race/f.txt": "inside\n"})
+	for link, target := range map[string]string{
+		filepath.Join(f.ws, "race", "lnk"):    "inside-target",
+		filepath.Join(f.canary, "dir", "lnk"): marker + "-target",
+		filepath.Join(f.ws, "race.alt"):       "../canary/dir",
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Skip(err)
+		}
+	}
+	s := startServer(t, f.ws, nil)
+	sw := startSwapper(t, filepath.Join(f.ws, "race"), filepath.Join(f.ws, "race.alt"))
+	leaks := 0
+	for round := range 4 * raceRounds() {
+		for _, args := range []map[string]any{{"path": "race"}, {}} {
+			r := s.call("ls", args)
+			if strings.Contains(r.Content, marker) {
+				leaks++
+				if leaks == 1 {
+					t.Errorf("round %d: ls %v printed an outside link's target: %s", round, args, short(r.Content, 200))
+				}
+			}
+		}
+	}
+	sw.stop()
+	t.Logf("%d rounds, %d swaps; %d leaks", 4*raceRounds(), sw.swaps.Load(), leaks)
+}
+
 // TestEscapeRecursiveDeleteRace: while delete_file removes a large tree, a
 // directory in it is swapped with a symlink to a directory outside. The
 // outside directory and its files must survive.

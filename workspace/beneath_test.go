@@ -37,6 +37,10 @@ func TestBeneathRootAfterTheCheck(t *testing.T) {
 	if err := w.atomicWrite(filepath.Join(root, "dir", "new.txt"), []byte("PWNED"), 0); err == nil {
 		t.Error("atomicWrite of a new file through the link succeeded")
 	}
+	symlink(t, "outside-target", filepath.Join(outside, "lnk"))
+	if got, err := w.Readlink(filepath.Join(root, "dir", "lnk")); !errors.Is(err, ErrOutside) {
+		t.Errorf("Readlink through the link: %q, %v", got, err)
+	}
 	if runtime.GOOS == "linux" { // elsewhere readDir does not check
 		var s dirScratch
 		if err := readDir(&s, filepath.Join(root, "dir"), root, true); err == nil {
@@ -46,11 +50,14 @@ func TestBeneathRootAfterTheCheck(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(outside, "f.txt")); string(b) != "outside" {
 		t.Errorf("outside file changed: %q", b)
 	}
-	if ents, _ := os.ReadDir(outside); len(ents) != 1 {
+	if ents, _ := os.ReadDir(outside); len(ents) != 2 {
 		t.Errorf("outside directory has %d entries", len(ents))
 	}
 	// Inside the root, links are followed as before.
 	symlink(t, "keep.txt", filepath.Join(root, "alias.txt"))
+	if got, err := w.Readlink(filepath.Join(root, "alias.txt")); got != "keep.txt" || err != nil {
+		t.Errorf("Readlink alias.txt = %q, %v", got, err)
+	}
 	if err := w.atomicWrite(filepath.Join(root, "alias.txt"), []byte("new"), 0); err != nil {
 		t.Fatal(err)
 	}

@@ -127,6 +127,28 @@ func (d Disk) openBeneath(abs string) (*os.File, error) {
 	return f, nil
 }
 
+// Readlink returns the target of the symlink abs (inside the root, as Walk
+// reports it), read beneath the root (os.Root): a directory above it that
+// was swapped for a symlink leading out since the walk fails with an error
+// wrapping ErrOutside instead of reading a link outside (os.Readlink(abs)
+// would follow such a directory). A denied path reads as missing.
+func (w *Workspace) Readlink(abs string) (string, error) {
+	rel, ok := relBeneath(w.root, abs)
+	if !ok {
+		return "", w.outside(abs)
+	}
+	if w.Denied(abs) {
+		return "", errDenied{rel: w.Rel(abs)}
+	}
+	root, err := os.OpenRoot(w.root)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	target, err := root.Readlink(rel)
+	return target, rootError(abs, err)
+}
+
 // relBeneath is abs relative to root (OS separators, "." for root itself),
 // or false when abs is not root or under it.
 func relBeneath(root, abs string) (string, bool) {
