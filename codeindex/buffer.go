@@ -37,7 +37,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 		b.tree.Edit(diffEdit(b.src, src))
 		old = b.tree
 	}
-	tree, err := ix.bufx.parse(context.Background(), l, src, old, false)
+	tree, err := ix.bufx.parse(context.Background(), l, src, old)
 	if old != nil {
 		old.Close()
 		// Error recovery may take another path in an incremental parse than
@@ -45,7 +45,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 		// fresh parse of its text, so a tree with errors is parsed afresh.
 		if err == nil && tree.RootNode().HasError() {
 			tree.Close()
-			tree, err = ix.bufx.parse(context.Background(), l, src, nil, false)
+			tree, err = ix.bufx.parse(context.Background(), l, src, nil)
 		}
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ package codeindex
 // Declarations matching tree-sitter's api.h (the version pinned in go.mod);
 // the definitions come from the go-tree-sitter package linked in.
 typedef struct TSQueryCursor TSQueryCursor;
+typedef struct TSParser TSParser;
 typedef struct TSQuery TSQuery;
 typedef struct TSTree TSTree;
 typedef struct { uint32_t row; uint32_t column; } TSPoint;
@@ -18,6 +19,9 @@ typedef struct { uint32_t id; uint16_t pattern_index; uint16_t capture_count; co
 void ts_query_cursor_set_max_start_depth(TSQueryCursor *self, uint32_t max_start_depth);
 void ts_query_cursor_exec(TSQueryCursor *self, const TSQuery *query, TSNode node);
 bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
+TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
+TSNode ts_tree_root_node(const TSTree *self);
+void ts_tree_delete(TSTree *self);
 uint32_t ts_node_start_byte(TSNode self);
 uint32_t ts_node_end_byte(TSNode self);
 TSPoint ts_node_start_point(TSNode self);
@@ -64,11 +68,29 @@ static agentls_capture *agentls_run(TSQueryCursor *qc, const TSQuery *q, TSNode 
 	*count = out ? n : 0;
 	return out;
 }
+
+// agentls_parse_run parses text (length bytes) afresh, runs q on the tree
+// and frees the tree: the build's one cgo call per file. *parsed is false
+// when the parser gave no tree.
+static agentls_capture *agentls_parse_run(TSParser *p, const char *text, uint32_t length, TSQueryCursor *qc, const TSQuery *q, uint32_t depth, uint32_t *count, bool *parsed) {
+	*count = 0;
+	TSTree *tree = ts_parser_parse_string(p, NULL, text, length);
+	*parsed = tree != NULL;
+	if (!tree) {
+		return NULL;
+	}
+	TSNode root = ts_tree_root_node(tree);
+	agentls_capture *out = agentls_run(qc, q, &root, depth, count);
+	ts_tree_delete(tree);
+	return out;
+}
 */
 import "C"
 
 import (
+	"errors"
 	"math"
+	"reflect"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -100,6 +122,47 @@ func runQuery(qc *sitter.QueryCursor, q *sitter.Query, tree *sitter.Tree, depth 
 	cnode := *(*C.TSNode)(unsafe.Pointer(root)) // a copy: Node also holds a Go pointer
 	var n C.uint32_t
 	out := C.agentls_run(cqc, cq, &cnode, C.uint32_t(depth), &n)
+	return copyCaptures(out, n, buf)
+}
+
+// parserC is the offset of the C parser in the binding's Parser (a field
+// not first, unlike the others).
+var parserC = func() uintptr {
+	f, ok := reflect.TypeFor[sitter.Parser]().FieldByName("c")
+	if !ok || f.Type.Kind() != reflect.Pointer {
+		panic("codeindex: go-tree-sitter's Parser has no C pointer c")
+	}
+	return f.Offset
+}()
+
+var errNoTree = errors.New("the parser returned no tree")
+
+// parseRun parses text afresh with p (which must have no included ranges)
+// and runs q on the tree, which it frees: one cgo call, and the text is
+// not copied (the binding's Parse copies it to C memory).
+func parseRun(p *sitter.Parser, text []byte, qc *sitter.QueryCursor, q *sitter.Query, depth uint32, buf []capture) ([]capture, error) {
+	cp := *(**C.TSParser)(unsafe.Add(unsafe.Pointer(p), parserC))
+	cqc := *(**C.TSQueryCursor)(unsafe.Pointer(qc))
+	cq := *(**C.TSQuery)(unsafe.Pointer(q))
+	var ptr *C.char
+	if len(text) > 0 {
+		ptr = (*C.char)(unsafe.Pointer(unsafe.SliceData(text)))
+	} else {
+		ptr = (*C.char)(unsafe.Pointer(&emptyText[0]))
+	}
+	var n C.uint32_t
+	var parsed C.bool
+	out := C.agentls_parse_run(cp, ptr, C.uint32_t(len(text)), cqc, cq, C.uint32_t(depth), &n, &parsed)
+	if !parsed {
+		return buf[:0], errNoTree
+	}
+	return copyCaptures(out, n, buf), nil
+}
+
+var emptyText = [1]byte{}
+
+// copyCaptures copies and frees the captures of agentls_run.
+func copyCaptures(out *C.agentls_capture, n C.uint32_t, buf []capture) []capture {
 	if out == nil {
 		return buf[:0]
 	}

@@ -22,6 +22,6 @@ func TestDump(t *testing.T) {
 	}
 	x := newExtractor()
 	defer x.Close()
-	tree, _ := x.parse(context.Background(), l, src, nil, false)
+	tree, _ := x.parse(context.Background(), l, src, nil)
 	t.Log(tree.RootNode().String())
 }

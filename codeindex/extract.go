@@ -3,7 +3,6 @@ package codeindex
 import (
 	"bytes"
 	"context"
-	"math"
 	"sort"
 	"strings"
 
@@ -16,16 +15,15 @@ import (
 // closes it when done.
 type extractor struct {
 	parsers map[*Language]*sitter.Parser
-	skel    map[*Language]bool // parser currently has included ranges set
 	qc      *sitter.QueryCursor
 	caps    []capture // reused by runQuery
+	sk      skelOut   // reused by skeletonDefs
 	buf     []byte    // reused by read
 }
 
 func newExtractor() *extractor {
 	return &extractor{
 		parsers: make(map[*Language]*sitter.Parser),
-		skel:    make(map[*Language]bool),
 		qc:      sitter.NewQueryCursor(),
 	}
 }
@@ -39,15 +37,7 @@ func (x *extractor) Close() {
 	x.qc.Close()
 }
 
-var wholeFile = []sitter.Range{{
-	EndPoint: sitter.Point{Row: math.MaxUint32, Column: math.MaxUint32},
-	EndByte:  math.MaxUint32,
-}}
-
-// parse parses src, reusing old (already edited) when not nil. With
-// skeleton, languages that support it skip function bodies: the tree then
-// holds every declaration outside a body and nothing inside one.
-func (x *extractor) parse(ctx context.Context, l *Language, src []byte, old *sitter.Tree, skeleton bool) (*sitter.Tree, error) {
+func (x *extractor) parser(l *Language) (*sitter.Parser, error) {
 	if err := l.load(); err != nil {
 		return nil, err
 	}
@@ -57,16 +47,14 @@ func (x *extractor) parse(ctx context.Context, l *Language, src []byte, old *sit
 		p.SetLanguage(l.lang)
 		x.parsers[l] = p
 	}
-	var ranges []sitter.Range
-	if skeleton && l.skeleton != nil && old == nil {
-		ranges = l.skeleton(src)
-	}
-	if ranges != nil {
-		p.SetIncludedRanges(ranges)
-		x.skel[l] = true
-	} else if x.skel[l] {
-		p.SetIncludedRanges(wholeFile)
-		x.skel[l] = false
+	return p, nil
+}
+
+// parse parses src, reusing old (already edited) when not nil.
+func (x *extractor) parse(ctx context.Context, l *Language, src []byte, old *sitter.Tree) (*sitter.Tree, error) {
+	p, err := x.parser(l)
+	if err != nil {
+		return nil, err
 	}
 	return p.ParseCtx(ctx, old, src)
 }
@@ -82,13 +70,49 @@ type rawDef struct {
 	nameRng    sitter.Range
 }
 
+// skeletonDefs returns the definitions of a file from a parse of only
+// what holds them, where the language can tell (see Language.skeleton):
+// the skeleton's text is parsed and queried in one cgo call, and the
+// captures mapped back to the file.
+func (x *extractor) skeletonDefs(l *Language, src []byte, path string) ([]Symbol, error) {
+	p, err := x.parser(l)
+	if err != nil {
+		return nil, err
+	}
+	text := src
+	sk := l.skeleton != nil && l.skeleton(&x.sk, src)
+	if sk {
+		text = x.sk.buf
+	}
+	x.caps, err = parseRun(p, text, x.qc, l.defs, l.defDepth(), x.caps)
+	if err != nil {
+		return nil, err
+	}
+	if !sk {
+		return x.collect(l, src, path, nil), nil
+	}
+	for i := range x.caps {
+		x.sk.toFile(&x.caps[i].rng)
+	}
+	return x.collect(l, src, path, x.sk.fixes), nil
+}
+
+func (l *Language) defDepth() uint32 {
+	if l.maxDepth > 0 {
+		return l.maxDepth
+	}
+	return anyDepth
+}
+
 // definitions runs the definitions query of l on tree.
 func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path string) []Symbol {
-	depth := uint32(anyDepth)
-	if l.maxDepth > 0 {
-		depth = l.maxDepth
-	}
-	x.caps = runQuery(x.qc, l.defs, tree, depth, x.caps)
+	x.caps = runQuery(x.qc, l.defs, tree, l.defDepth(), x.caps)
+	return x.collect(l, src, path, nil)
+}
+
+// collect makes the definitions of a file from the captures of its
+// definitions query (x.caps), moving ends by fixes.
+func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeFix) []Symbol {
 	var raw []rawDef
 	for i := 0; i < len(x.caps); {
 		m := x.caps[i].match
@@ -106,6 +130,7 @@ func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path
 			case capDef:
 				d.kind = info.kind
 				d.rng = c.rng
+				fixEnd(fixes, &d.rng)
 				hasDef = true
 			case capScope:
 				d.scope = true

@@ -2,11 +2,13 @@ package codeindex
 
 import (
 	"context"
+	"fmt"
 	"github.com/agentls/agentls/workspace"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,9 +39,7 @@ func BenchmarkSkeleton(b *testing.B) {
 	b.SetBytes(int64(n))
 	for b.Loop() {
 		for _, src := range files {
-			t, _ := x.parse(context.Background(), l, src, nil, true)
-			x.definitions(l, t, src, "x.go")
-			t.Close()
+			x.skeletonDefs(l, src, "x.go")
 		}
 	}
 }
@@ -111,5 +111,73 @@ func BenchmarkMapGOROOT(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Log("\n" + m)
+	}
+}
+
+// BenchmarkColdGOROOT: a build of Go's source tree without the cache.
+func BenchmarkColdGOROOT(b *testing.B) {
+	ws, err := workspace.New(filepath.Join(runtime.GOROOT(), "src"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		ix := New(ws, Options{NoCache: true})
+		if err := ix.Build(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		ix.Close()
+	}
+}
+
+// BenchmarkWarmGOROOT: a build of Go's source tree from its cache.
+func BenchmarkWarmGOROOT(b *testing.B) {
+	ws, err := workspace.New(filepath.Join(runtime.GOROOT(), "src"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	ix := New(ws, Options{CacheDir: dir})
+	if err := ix.Build(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	ix.Close()
+	for b.Loop() {
+		ix := New(ws, Options{CacheDir: dir})
+		if err := ix.Build(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		if ix.parsed.Load() != 0 {
+			b.Fatalf("warm build parsed %d files", ix.parsed.Load())
+		}
+		ix.Close()
+	}
+}
+
+// BenchmarkIncrementalEdit: what bench/index measures, a one-line comment
+// inserted in the middle of a 5,000-line Go file, its text different from
+// update to update.
+func BenchmarkIncrementalEdit(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "cmd/internal/obj/riscv/obj.go"))
+	if err != nil {
+		b.Skip(err)
+	}
+	ws, _ := workspace.New(b.TempDir())
+	ix := New(ws, Options{NoCache: true, Workers: 1})
+	defer ix.Close()
+	ix.Build(context.Background())
+	text := string(src)
+	lines := strings.SplitAfter(text, "\n")
+	n := len(lines) / 2
+	var versions []string
+	for i := range 100 {
+		edited := slices.Clone(lines)
+		edited[n] = fmt.Sprintf("// edit %d\n", i) + edited[n]
+		versions = append(versions, strings.Join(edited, ""))
+	}
+	ix.UpdateBuffer("obj.go", 0, text)
+	i := 0
+	for b.Loop() {
+		i++
+		ix.UpdateBuffer("obj.go", int32(i), versions[i%len(versions)])
 	}
 }

@@ -64,7 +64,7 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _ := ix.Outline(src.Name)
-			tree, err := x.parse(context.Background(), l, []byte(text), nil, false)
+			tree, err := x.parse(context.Background(), l, []byte(text), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -457,12 +457,10 @@ func (ix *Index) indexFile(ctx context.Context, x *extractor, j job, c *fileEntr
 	// One file parses in milliseconds: the build checks ctx between files,
 	// which spares a goroutine per parse (the binding watches a cancellable
 	// context with one).
-	tree, err := x.parse(context.Background(), j.lang, src, nil, true)
+	syms, err := x.skeletonDefs(j.lang, src, j.rel)
 	if err != nil {
 		return true
 	}
-	syms := x.definitions(j.lang, tree, src, j.rel)
-	tree.Close()
 	ix.parsed.Add(1)
 	ix.putDisk(j.rel, &fileEntry{rel: j.rel, lang: j.lang, size: int64(len(src)), mtime: j.mtime, crc: crc, syms: syms})
 	return true

@@ -37,9 +37,10 @@ type Language struct {
 	grammar    func() *sitter.Language
 	comments   []string // line comment markers, longest first
 
-	// skeleton, when set, returns the ranges to parse for a definitions-only
-	// tree (function bodies left out); nil ranges mean the whole file.
-	skeleton func(src []byte) []sitter.Range
+	// skeleton, when set, makes out the text to parse for a definitions-only
+	// tree (function bodies left out) and how it maps to the file; false
+	// means the whole file.
+	skeleton func(out *skelOut, src []byte) bool
 	// maxDepth, when not 0, is the deepest node where a definitions pattern
 	// starts (the root is at 0).
 	maxDepth uint32

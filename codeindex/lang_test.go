@@ -78,7 +78,7 @@ func TestLanguages(t *testing.T) {
 func describeFile(t *testing.T, l *Language, name string, src []byte) string {
 	x := newExtractor()
 	defer x.Close()
-	tree, err := x.parse(context.Background(), l, src, nil, false)
+	tree, err := x.parse(context.Background(), l, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,12 +102,10 @@ func describeFile(t *testing.T, l *Language, name string, src []byte) string {
 	}
 	// A skeleton parse, where the language has one, finds the same definitions.
 	if l.skeleton != nil {
-		st, err := x.parse(context.Background(), l, src, nil, true)
+		sk, err := x.skeletonDefs(l, src, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer st.Close()
-		sk := x.definitions(l, st, src, name)
 		describe(l, src, sk)
 		if a, b := fmt.Sprint(sk), fmt.Sprint(defs); a != b {
 			t.Errorf("skeleton definitions differ:\n%s\nfull:\n%s", a, b)

@@ -523,7 +523,7 @@ func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
 					if x == nil {
 						x = newExtractor()
 					}
-					tree, err := x.parse(ctx, c.lang, src, nil, false)
+					tree, err := x.parse(ctx, c.lang, src, nil)
 					if err != nil {
 						continue
 					}
