@@ -3,10 +3,12 @@ package reliability
 import (
 	"context"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
@@ -229,6 +231,53 @@ func TestSecretsDenyChangeReachesGrep(t *testing.T) {
 		t.Errorf("grep still searches main.go after it was denied: %s", got)
 	} else {
 		t.Logf("grep after the change: %s", got)
+	}
+}
+
+// TestSecretsDenyChangeReachesGrepSettled is TestSecretsDenyChangeReachesGrep
+// on a tree whose files and directories are older than the table's racy
+// window, as in a real workspace: there the table trusts its file list
+// (no directory changed) and nothing tells it that the deny list did.
+func TestSecretsDenyChangeReachesGrepSettled(t *testing.T) {
+	if os.Getenv("AGENTLS_KNOWN_BUGS") == "" {
+		t.Skip("known bug: grep's resident file table (builtin/grep.go, textsearch.Table) keeps the file list of its last walk until a directory changes, so a file denied by a later secrets.deny change is still searched; set AGENTLS_KNOWN_BUGS=1 to run")
+	}
+	root := secretTree(t)
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	os.Chtimes(root, old, old)
+	e := lsptest.New(t, func(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
+		return lsp.New(lsp.Options{}).Run(ctx, r, w, c)
+	})
+	deny := []string{}
+	e.Config = func(scope, section string) any { return map[string]any{"secrets": map[string]any{"deny": deny}} }
+	e.Initialize(nil, nil, root)
+	grep := func() string {
+		var r lsptest.Result
+		if err := e.ExecuteCommand("agentls.callTool", map[string]any{"name": "grep", "arguments": map[string]any{"pattern": "not a secret"}}, &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Content
+	}
+	for range 3 { // the second search builds the session's table
+		if got := grep(); !strings.Contains(got, "main.go") {
+			t.Fatalf("grep before the change: %s", got)
+		}
+	}
+	deny = []string{"main.go"}
+	e.Notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
+	var r lsptest.Result
+	e.WaitFor("the new deny list", func() bool {
+		e.ExecuteCommand("agentls.callTool", map[string]any{"name": "read_file", "arguments": map[string]any{"path": "main.go"}}, &r)
+		return r.IsError
+	})
+	if got := grep(); strings.Contains(got, "main.go") {
+		t.Errorf("grep still searches main.go after it was denied: %s", got)
 	}
 }
 

@@ -24,6 +24,16 @@
 //     budget, file contents, checked against size and mtime before use:
 //     a repeated search reads nothing that did not change.
 //
+// Files stay inside their workspace folder even when the tree changes
+// during a search: a file is never opened by its absolute path, but by
+// name relative to a descriptor of its directory, itself opened beneath a
+// descriptor of the folder with no symlink followed (openat2 with
+// RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, or openat with O_NOFOLLOW one
+// component at a time where openat2 is missing; os.Root off Unix). The
+// folder is File.Abs minus File.Rel. A directory swapped for a symlink
+// after the walk saw it makes its files unreadable, not readable from
+// where the link leads.
+//
 // Results are sorted by path, then line, so the same query over the same
 // files gives the same bytes; output stops at a result count and a byte
 // size with a closing note that says how much was left out.

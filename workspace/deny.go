@@ -87,7 +87,13 @@ func (d *denyList) match(rel, name string, isDir bool) bool {
 // sees the old list or the new one.
 func (w *Workspace) SetDeny(patterns []string) {
 	w.deny.Store(compileDeny(patterns))
+	w.denyVersion.Add(1)
 }
+
+// DenyVersion counts SetDeny calls. Whoever keeps what a walk listed (a
+// file table, a symbol index) compares it with the count at the walk: a
+// change means that files it holds may be denied now, or allowed again.
+func (w *Workspace) DenyVersion() uint64 { return w.denyVersion.Load() }
 
 // DenyPatterns returns the configured patterns (without the defaults).
 func (w *Workspace) DenyPatterns() []string {

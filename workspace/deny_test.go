@@ -168,7 +168,11 @@ func TestDenyReadRawAndBuffers(t *testing.T) {
 
 func TestDenyConfigured(t *testing.T) {
 	w := denyTree(t)
+	v := w.DenyVersion()
 	w.SetDeny([]string{"!.env.local", "keys.go", "tls/", "", "/config"})
+	if w.DenyVersion() == v {
+		t.Error("DenyVersion did not change with SetDeny")
+	}
 	if got := w.DenyPatterns(); len(got) != 5 {
 		t.Errorf("DenyPatterns = %v", got)
 	}

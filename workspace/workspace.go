@@ -35,7 +35,8 @@ type Workspace struct {
 	locksMu sync.Mutex
 	locks   map[string]*pathLock
 
-	deny atomic.Pointer[denyList] // nil: DefaultDeny only
+	deny        atomic.Pointer[denyList] // nil: DefaultDeny only
+	denyVersion atomic.Uint64            // SetDeny calls
 }
 
 // New returns the workspace rooted at root, which must be a directory. The
