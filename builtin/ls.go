@@ -105,7 +105,7 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		}
 		n := &lsNode{name: e.Name(), dir: e.IsDir}
 		if e.Mode&fs.ModeSymlink != 0 {
-			n.link, _ = os.Readlink(e.Abs)
+			n.link, _ = s.WS.Readlink(e.Abs) // beneath the root: a swapped parent cannot lead out
 		}
 		parent.children = append(parent.children, n)
 		if e.IsDir {
