@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 )
 
@@ -21,6 +22,12 @@ type dirScratch struct {
 	buf   []byte // raw records from the kernel
 	arena []byte // names, back to back
 	ents  []dirent
+
+	// ignores, set before a read, asks for the directory's ignore files:
+	// a read fills gitignore and ignore with the contents of .gitignore and
+	// .ignore (nil when absent or unreadable).
+	ignores           bool
+	gitignore, ignore []byte
 }
 
 // name is the name of e, which s read.
@@ -43,9 +50,18 @@ func readDirPortable(s *dirScratch, dir string) error {
 		return err
 	}
 	s.arena, s.ents = s.arena[:0], s.ents[:0]
+	s.gitignore, s.ignore = nil, nil
 	for _, e := range list {
 		s.ents = append(s.ents, dirent{off: len(s.arena), n: len(e.Name()), typ: e.Type(), known: true})
 		s.arena = append(s.arena, e.Name()...)
+		if s.ignores {
+			switch e.Name() {
+			case ".gitignore":
+				s.gitignore = readIfExists(filepath.Join(dir, ".gitignore"))
+			case ".ignore":
+				s.ignore = readIfExists(filepath.Join(dir, ".ignore"))
+			}
+		}
 	}
 	return nil
 }

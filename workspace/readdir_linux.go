@@ -3,6 +3,7 @@ package workspace
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -16,6 +17,8 @@ import (
 // directory of the tree swapped for a symlink that leads out, after the walk
 // saw it as a directory, is refused rather than listed. Unless follow, a
 // symlink in the last component is not followed (the walk never follows).
+// With s.ignores the directory's ignore files are read relative to the
+// same descriptor, so they too come from the directory that was checked.
 func readDir(s *dirScratch, dir, root string, follow bool) error {
 	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC
 	if !follow {
@@ -38,6 +41,7 @@ func readDir(s *dirScratch, dir, root string, follow bool) error {
 		s.buf = make([]byte, 32<<10)
 	}
 	s.arena, s.ents = s.arena[:0], s.ents[:0]
+	s.gitignore, s.ignore = nil, nil
 	for {
 		n, err := syscall.ReadDirent(fd, s.buf)
 		if err == syscall.EINTR {
@@ -68,9 +72,42 @@ func readDir(s *dirScratch, dir, root string, follow bool) error {
 			typ, known := direntType(dtype)
 			s.ents = append(s.ents, dirent{off: len(s.arena), n: len(name), typ: typ, known: known})
 			s.arena = append(s.arena, name...)
+			if s.ignores && name[0] == '.' {
+				switch string(name) {
+				case ".gitignore":
+					s.gitignore = readAt(fd, ".gitignore")
+				case ".ignore":
+					s.ignore = readAt(fd, ".ignore")
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// readAt returns the content of the regular file name in the open
+// directory dirfd (a final symlink is followed, as os.ReadFile would), or
+// nil.
+func readAt(dirfd int, name string) []byte {
+	fd, err := syscall.Openat(dirfd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	for err == syscall.EINTR {
+		fd, err = syscall.Openat(dirfd, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	}
+	if err != nil {
+		return nil
+	}
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil
+	}
+	f := os.NewFile(uintptr(fd), name)
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil
+	}
+	return data
 }
 
 func indexNUL(b []byte) int {

@@ -119,6 +119,7 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	if err := wk.ctx.Err(); err != nil {
 		return fnError{err}
 	}
+	s.ignores = !wk.opts.IncludeIgnored
 	if err := readDir(s, j.abs, wk.w.root, j.abs == wk.start); err != nil {
 		return err
 	}
@@ -134,15 +135,7 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	lv := j.lv
 	deny := wk.deny
 	if !wk.opts.IncludeIgnored {
-		var gi, ig []byte
-		for _, e := range s.ents {
-			switch string(s.name(e)) {
-			case ".gitignore":
-				gi = readIfExists(prefix + ".gitignore")
-			case ".ignore":
-				ig = readIfExists(prefix + ".ignore")
-			}
-		}
+		gi, ig := s.gitignore, s.ignore // read by readDir from the directory it checked
 		if gi != nil || ig != nil {
 			dirRel := ""
 			if j.abs != root {

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -411,8 +412,9 @@ func TestReadDirMatchesPortable(t *testing.T) {
 		writeFile(t, filepath.Join(root, "many", fmt.Sprintf("file-with-a-longish-name-%04d.txt", i)), "")
 	}
 	symlink(t, "keep.txt", filepath.Join(root, "link"))
+	writeFile(t, filepath.Join(root, "many", ".ignore"), "*.tmp\n")
 	for _, dir := range []string{root, filepath.Join(root, "many"), filepath.Join(root, "pkg")} {
-		var fast, slow dirScratch
+		fast, slow := dirScratch{ignores: true}, dirScratch{ignores: true}
 		if err := readDir(&fast, dir, "", true); err != nil {
 			t.Fatal(err)
 		}
@@ -430,6 +432,13 @@ func TestReadDirMatchesPortable(t *testing.T) {
 		}
 		if a, b := list(&fast), list(&slow); !slices.Equal(a, b) {
 			t.Errorf("%s:\n readDir %q\nportable %q", dir, a, b)
+		}
+		if !bytes.Equal(fast.gitignore, slow.gitignore) || !bytes.Equal(fast.ignore, slow.ignore) ||
+			(fast.gitignore == nil) != (slow.gitignore == nil) || (fast.ignore == nil) != (slow.ignore == nil) {
+			t.Errorf("%s: ignore files: readDir %q %q, portable %q %q", dir, fast.gitignore, fast.ignore, slow.gitignore, slow.ignore)
+		}
+		if dir == root && fast.gitignore == nil || dir == filepath.Join(root, "many") && string(fast.ignore) != "*.tmp\n" {
+			t.Errorf("%s: ignore files not read: %q %q", dir, fast.gitignore, fast.ignore)
 		}
 	}
 	var s dirScratch
