@@ -3,6 +3,7 @@ package codeindex
 import (
 	"bytes"
 	"context"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -31,29 +32,43 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	if ix.bufx == nil {
 		ix.bufx = newExtractor()
 	}
-	src := []byte(text)
+	// The buffer keeps the text's bytes without a copy: nothing writes them.
+	src := unsafe.Slice(unsafe.StringData(text), len(text))
 	var old *sitter.Tree
+	var edit sitter.EditInput
 	if b != nil {
-		b.tree.Edit(diffEdit(b.src, src))
+		edit = diffEdit(b.src, src)
+		b.tree.Edit(edit)
 		old = b.tree
 	}
 	tree, err := ix.bufx.parse(context.Background(), l, src, old)
+	var syms []Symbol
 	if old != nil {
-		old.Close()
-		// Error recovery may take another path in an incremental parse than
-		// in a fresh one; the definitions of a buffer must be those of a
-		// fresh parse of its text, so a tree with errors is parsed afresh.
-		if err == nil && tree.RootNode().HasError() {
+		switch {
+		case err != nil:
+		case tree.RootNode().HasError():
+			// Error recovery may take another path in an incremental parse
+			// than in a fresh one; the definitions of a buffer must be those
+			// of a fresh parse of its text, so a tree with errors is parsed
+			// afresh.
 			tree.Close()
 			tree, err = ix.bufx.parse(context.Background(), l, src, nil)
+		default:
+			var ok bool
+			if syms, ok = ix.bufx.changedDefs(l, old, tree, src, rel, edit, b.syms); !ok {
+				syms = nil
+			}
 		}
+		old.Close()
 	}
 	if err != nil {
 		delete(ix.buffers, rel)
 		return err
 	}
-	ix.buffers[rel] = &buffer{version: version, src: src, tree: tree, lang: l}
-	syms := ix.bufx.definitions(l, tree, src, rel)
+	if syms == nil {
+		syms = ix.bufx.definitions(l, tree, src, rel)
+	}
+	ix.buffers[rel] = &buffer{version: version, src: src, tree: tree, lang: l, syms: syms}
 	ix.mu.Lock()
 	delete(ix.skipped, rel)
 	ix.setFileLocked(rel, &fileEntry{rel: rel, lang: l, size: int64(len(src)), syms: syms, open: true})

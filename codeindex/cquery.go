@@ -15,6 +15,18 @@ typedef struct { uint32_t row; uint32_t column; } TSPoint;
 typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
 typedef struct { TSNode node; uint32_t index; } TSQueryCapture;
 typedef struct { uint32_t id; uint16_t pattern_index; uint16_t capture_count; const TSQueryCapture *captures; } TSQueryMatch;
+typedef struct { TSPoint start_point; TSPoint end_point; uint32_t start_byte; uint32_t end_byte; } TSRange;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+
+void ts_query_cursor_set_byte_range(TSQueryCursor *self, uint32_t start_byte, uint32_t end_byte);
+TSTreeCursor ts_tree_cursor_new(TSNode node);
+uint32_t ts_node_child_count(TSNode self);
+bool ts_node_is_named(TSNode self);
+bool ts_node_is_extra(TSNode self);
+void ts_tree_cursor_delete(TSTreeCursor *self);
+bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
+bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
+TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
 
 void ts_query_cursor_set_max_start_depth(TSQueryCursor *self, uint32_t max_start_depth);
 void ts_query_cursor_exec(TSQueryCursor *self, const TSQuery *query, TSNode node);
@@ -38,14 +50,35 @@ typedef struct {
 // agentls_run runs query q from root and returns every capture of every
 // match, in match order, in one malloc'd array of *count records (the
 // caller frees it): one cgo call per file instead of several per node.
+static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t lo, uint32_t hi, uint32_t *count);
+
 static agentls_capture *agentls_run(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t *count) {
+	return agentls_run_range(qc, q, root, depth, 0, UINT32_MAX, count);
+}
+
+// agentls_run_range is agentls_run for the matches whose captures all lie
+// in bytes [lo, hi) (the cursor's byte range alone lets through matches of
+// patterns rooted above the range).
+static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t lo, uint32_t hi, uint32_t *count) {
 	ts_query_cursor_set_max_start_depth(qc, depth);
+	ts_query_cursor_set_byte_range(qc, lo, hi);
 	ts_query_cursor_exec(qc, q, *root);
 	size_t cap = 64, n = 0;
 	agentls_capture *out = malloc(cap * sizeof *out);
 	TSQueryMatch m;
 	uint32_t ord = 0;
+	bool all = lo == 0 && hi == UINT32_MAX;
 	while (out && ts_query_cursor_next_match(qc, &m)) {
+		if (!all) {
+			bool in = true;
+			for (uint16_t i = 0; i < m.capture_count && in; i++) {
+				TSNode node = m.captures[i].node;
+				in = ts_node_start_byte(node) >= lo && ts_node_end_byte(node) <= hi;
+			}
+			if (!in) {
+				continue;
+			}
+		}
 		for (uint16_t i = 0; i < m.capture_count; i++) {
 			if (n == cap) {
 				cap *= 2;
@@ -65,7 +98,106 @@ static agentls_capture *agentls_run(TSQueryCursor *qc, const TSQuery *q, TSNode 
 		}
 		ord++;
 	}
+	ts_query_cursor_set_byte_range(qc, 0, UINT32_MAX);
 	*count = out ? n : 0;
+	return out;
+}
+
+static int agentls_cmp_id(const void *a, const void *b) {
+	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+typedef struct {
+	uint32_t lo, hi;
+	TSPoint lop, hip;
+} agentls_span_t;
+
+// agentls_spans returns the parts of tree nu, an incremental parse of old
+// (edited), where definitions may have changed: [lo, hi) (the edit, its
+// points in *span on entry) and the children of the root that touch it,
+// then each child the parse did not take over from old (a reused subtree
+// is the same object in both trees: its text and syntax did not change),
+// tokens and comments aside. Spans are in order, the adjacent ones
+// joined; *n is their number (the caller frees them).
+static int agentls_cmp_span(const void *a, const void *b) {
+	uint32_t x = ((const agentls_span_t *)a)->lo, y = ((const agentls_span_t *)b)->lo;
+	return x < y ? -1 : x > y;
+}
+
+static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentls_span_t edit, uint32_t *n) {
+	*n = 0;
+	size_t cap = 256, nids = 0;
+	const void **ids = malloc(cap * sizeof *ids);
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(old));
+	if (ts_tree_cursor_goto_first_child(&c)) {
+		do {
+			if (ids && nids == cap) {
+				cap *= 2;
+				const void **grown = realloc(ids, cap * sizeof *ids);
+				if (!grown) {
+					free(ids);
+				}
+				ids = grown;
+			}
+			if (ids) {
+				ids[nids++] = ts_tree_cursor_current_node(&c).id;
+			}
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	if (!ids) {
+		return NULL;
+	}
+	qsort(ids, nids, sizeof *ids, agentls_cmp_id);
+	size_t scap = 8, m = 0;
+	agentls_span_t *out = malloc(scap * sizeof *out);
+	if (out) {
+		out[m++] = edit;
+	}
+	c = ts_tree_cursor_new(ts_tree_root_node(nu));
+	if (out && ts_tree_cursor_goto_first_child(&c)) {
+		do {
+			TSNode k = ts_tree_cursor_current_node(&c);
+			uint32_t s = ts_node_start_byte(k), e = ts_node_end_byte(k);
+			bool touches = s <= edit.hi && e >= edit.lo;
+			if (!touches && ts_node_child_count(k) == 0 && (!ts_node_is_named(k) || ts_node_is_extra(k))) {
+				continue; // a token or a comment (a leaf is stored in its parent: its id is not its own)
+			}
+			if (!touches && bsearch(&k.id, ids, nids, sizeof *ids, agentls_cmp_id)) {
+				continue; // taken over from old
+			}
+			if (m == scap) {
+				scap *= 2;
+				agentls_span_t *g = realloc(out, scap * sizeof *out);
+				if (!g) {
+					free(out);
+					out = NULL;
+					break;
+				}
+				out = g;
+			}
+			out[m++] = (agentls_span_t){s, e, ts_node_start_point(k), ts_node_end_point(k)};
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	free(ids);
+	if (!out) {
+		return NULL;
+	}
+	qsort(out, m, sizeof *out, agentls_cmp_span);
+	size_t j = 0;
+	for (size_t i = 1; i < m; i++) {
+		if (out[i].lo <= out[j].hi) {
+			if (out[i].hi > out[j].hi) {
+				out[j].hi = out[i].hi;
+				out[j].hip = out[i].hip;
+			}
+		} else {
+			out[++j] = out[i];
+		}
+	}
+	*n = m ? j + 1 : 0;
 	return out;
 }
 
@@ -123,6 +255,49 @@ func runQuery(qc *sitter.QueryCursor, q *sitter.Query, tree *sitter.Tree, depth 
 	var n C.uint32_t
 	out := C.agentls_run(cqc, cq, &cnode, C.uint32_t(depth), &n)
 	return copyCaptures(out, n, buf)
+}
+
+// runQueryRange is runQuery for the matches within bytes [lo, hi).
+func runQueryRange(qc *sitter.QueryCursor, q *sitter.Query, tree *sitter.Tree, depth, lo, hi uint32, buf []capture) []capture {
+	root := tree.RootNode()
+	cqc := *(**C.TSQueryCursor)(unsafe.Pointer(qc))
+	cq := *(**C.TSQuery)(unsafe.Pointer(q))
+	cnode := *(*C.TSNode)(unsafe.Pointer(root))
+	var n C.uint32_t
+	out := C.agentls_run_range(cqc, cq, &cnode, C.uint32_t(depth), C.uint32_t(lo), C.uint32_t(hi), &n)
+	return copyCaptures(out, n, buf)
+}
+
+// span is a part of a file: bytes [lo, hi), points [lop, hip).
+type span struct {
+	lo, hi   uint32
+	lop, hip Pos
+}
+
+// changedSpans returns the parts of tree nu (an incremental parse of old
+// after edit e) that a new definitions query must cover, in order: the
+// edit with the children of the root that touch it, and the children
+// that the parse made anew. nil means the C side ran out of memory.
+func changedSpans(old, nu *sitter.Tree, e sitter.EditInput) []span {
+	co := *(**C.TSTree)(unsafe.Pointer(*(**sitter.BaseTree)(unsafe.Pointer(old))))
+	cn := *(**C.TSTree)(unsafe.Pointer(*(**sitter.BaseTree)(unsafe.Pointer(nu))))
+	edit := C.agentls_span_t{
+		lo:  C.uint32_t(e.StartIndex),
+		hi:  C.uint32_t(e.NewEndIndex),
+		lop: C.TSPoint{row: C.uint32_t(e.StartPoint.Row), column: C.uint32_t(e.StartPoint.Column)},
+		hip: C.TSPoint{row: C.uint32_t(e.NewEndPoint.Row), column: C.uint32_t(e.NewEndPoint.Column)},
+	}
+	var n C.uint32_t
+	out := C.agentls_spans(co, cn, edit, &n)
+	if out == nil {
+		return nil
+	}
+	defer C.free(unsafe.Pointer(out))
+	spans := make([]span, n)
+	for i, s := range unsafe.Slice(out, int(n)) {
+		spans[i] = span{uint32(s.lo), uint32(s.hi), Pos{uint32(s.lop.row), uint32(s.lop.column)}, Pos{uint32(s.hip.row), uint32(s.hip.column)}}
+	}
+	return spans
 }
 
 // parserC is the offset of the C parser in the binding's Parser (a field

@@ -5,6 +5,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -109,6 +110,90 @@ func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path
 	x.caps = runQuery(x.qc, l.defs, tree, l.defDepth(), x.caps)
 	return x.collect(l, src, path, nil)
 }
+
+// changedDefs returns the definitions of tree, an incremental parse of
+// old after edit e, from prev (the definitions of old, before the edit):
+// the query runs only over the children of the root that the edit touches
+// or that the parse made anew (changedSpans), and the definitions after
+// the edit move with it. ok is false when a definition of prev crosses a
+// boundary of those spans (the caller then queries the whole tree).
+func (x *extractor) changedDefs(l *Language, old, tree *sitter.Tree, src []byte, path string, e sitter.EditInput, prev []Symbol) (syms []Symbol, ok bool) {
+	spans := changedSpans(old, tree, e)
+	if spans == nil || len(spans) > 32 {
+		return nil, false
+	}
+	start := Pos{e.StartPoint.Row, e.StartPoint.Column}
+	oldEnd := Pos{e.OldEndPoint.Row, e.OldEndPoint.Column}
+	newEnd := Pos{e.NewEndPoint.Row, e.NewEndPoint.Column}
+	shift := func(p Pos) Pos { // a position at or after the edit's old end
+		if p.Line == oldEnd.Line {
+			return Pos{newEnd.Line, newEnd.Col + p.Col - oldEnd.Col}
+		}
+		return Pos{p.Line - oldEnd.Line + newEnd.Line, p.Col}
+	}
+	unshift := func(p Pos) Pos { // a position at or after the edit's new end
+		if p.Line == newEnd.Line {
+			return Pos{oldEnd.Line, oldEnd.Col + p.Col - newEnd.Col}
+		}
+		return Pos{p.Line - newEnd.Line + oldEnd.Line, p.Col}
+	}
+	// The spans in the old text: each is before the edit, after it, or
+	// holds it.
+	olds := make([]Range, len(spans))
+	for i, s := range spans {
+		switch {
+		case !posLess(start, s.lop) && !posLess(s.hip, newEnd): // holds the edit
+			olds[i] = Range{s.lop, unshift(s.hip)}
+		case !posLess(start, s.hip): // before it
+			olds[i] = Range{s.lop, s.hip}
+		case !posLess(s.lop, newEnd): // after it
+			olds[i] = Range{unshift(s.lop), unshift(s.hip)}
+		default:
+			return nil, false
+		}
+	}
+	syms = make([]Symbol, 0, len(prev)+8)
+	for _, s := range prev {
+		in := false
+		for _, r := range olds {
+			if !posLess(r.Start, s.Range.End) || !posLess(s.Range.Start, r.End) {
+				continue // apart (touching ends are apart)
+			}
+			if posLess(s.Range.Start, r.Start) || posLess(r.End, s.Range.End) {
+				return nil, false // across a boundary
+			}
+			in = true
+			break
+		}
+		switch {
+		case in:
+		case !posLess(start, s.Range.End): // before the edit
+			syms = append(syms, s)
+		case !posLess(s.Range.Start, oldEnd): // after it
+			s.Range = Range{shift(s.Range.Start), shift(s.Range.End)}
+			s.NameRange = Range{shift(s.NameRange.Start), shift(s.NameRange.End)}
+			syms = append(syms, s)
+		default:
+			return nil, false
+		}
+	}
+	changedDefsRuns.Add(1)
+	sorted := true
+	for _, s := range spans {
+		if s.lo >= s.hi {
+			continue
+		}
+		x.caps = runQueryRange(x.qc, l.defs, tree, l.defDepth(), s.lo, s.hi, x.caps)
+		syms = append(syms, x.collect(l, src, path, nil)...)
+		sorted = false
+	}
+	if !sorted {
+		sort.SliceStable(syms, func(i, j int) bool { return posLess(syms[i].NameRange.Start, syms[j].NameRange.Start) })
+	}
+	return syms, true
+}
+
+var changedDefsRuns atomic.Int64 // for tests
 
 // collect makes the definitions of a file from the captures of its
 // definitions query (x.caps), moving ends by fixes.

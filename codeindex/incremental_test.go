@@ -184,3 +184,103 @@ func TestCancel(t *testing.T) {
 		t.Errorf("References with a cancelled context: %v", err)
 	}
 }
+
+// TestIncrementalValidEdits is TestIncrementalMatchesFresh with edits that
+// keep the file free of syntax errors (an edit that would not is left
+// out), so that the definitions come from an incremental parse and a query
+// of the changed span only (changedDefs), not a fresh parse.
+func TestIncrementalValidEdits(t *testing.T) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no language archives")
+	}
+	edits := 300
+	if testing.Short() {
+		edits = 60
+	}
+	ws, err := workspace.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := New(ws, Options{NoCache: true, Workers: 1})
+	defer ix.Close()
+	if err := ix.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	runs := changedDefsRuns.Load()
+	for fi, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := ar.Files[0]
+		l := LanguageFor(src.Name)
+		rng := rand.New(rand.NewPCG(uint64(fi), 7))
+		text := string(src.Data)
+		if err := ix.UpdateBuffer(src.Name, 0, text); err != nil {
+			t.Fatal(err)
+		}
+		for i := range edits {
+			next := validEdit(rng, text)
+			tree, err := x.parse(context.Background(), l, []byte(next), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tree.RootNode().HasError() {
+				tree.Close()
+				continue
+			}
+			text = next
+			want := x.definitions(l, tree, []byte(text), src.Name)
+			describe(l, []byte(text), want)
+			tree.Close()
+			if err := ix.UpdateBuffer(src.Name, int32(i+1), text); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := ix.Outline(src.Name)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s, edit %d: incremental\n%s\nfresh\n%s\ntext:\n%s", src.Name, i, symLines(got), symLines(want), text)
+			}
+		}
+		ix.CloseBuffer(src.Name)
+	}
+	t.Logf("%d updates queried the changed span", changedDefsRuns.Load()-runs)
+	if n := changedDefsRuns.Load() - runs; n < int64(len(files)*edits/4) {
+		t.Errorf("only %d updates queried the changed span", n)
+	}
+}
+
+// validEdit changes text in ways that usually keep it well formed: a line
+// inserted or removed (blank or a comment), a letter of an identifier
+// changed, a declaration inserted at a line start.
+func validEdit(rng *rand.Rand, text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	n := rng.IntN(len(lines))
+	switch rng.IntN(5) {
+	case 0:
+		lines[n] = "\n" + lines[n]
+	case 1:
+		if strings.TrimSpace(lines[n]) == "" {
+			lines[n] = ""
+		}
+	case 2: // an identifier letter
+		if len(text) == 0 {
+			return text
+		}
+		pos := rng.IntN(len(text))
+		if c := text[pos]; c >= 'a' && c <= 'y' {
+			return text[:pos] + string(c+1) + text[pos+1:]
+		}
+		return text
+	case 3:
+		lines[n] = snippets[11+rng.IntN(4)][1:] + lines[n]
+	default:
+		lines[n] = "// note\n" + lines[n]
+		if n > 0 && strings.HasSuffix(lines[n-1], "\\\n") {
+			return text
+		}
+	}
+	return strings.Join(lines, "")
+}

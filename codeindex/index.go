@@ -652,4 +652,5 @@ type buffer struct {
 	src     []byte
 	tree    *sitter.Tree
 	lang    *Language
+	syms    []Symbol // its definitions
 }

@@ -12,26 +12,31 @@
              (pointer_type (generic_type type: (type_identifier) @container))]))
   name: (field_identifier) @name) @definition.method
 
-(source_file (type_declaration
-  (type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct))
-(source_file (type_declaration
-  (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface))
-(source_file (type_declaration
-  (type_spec name: (type_identifier) @name) @definition.type))
-(source_file (type_declaration
-  (type_alias name: (type_identifier) @name) @definition.type))
+; The declarations below are those of the top level only: the Go language
+; sets the query's maximum start depth to 1 (the root is at 0), so a
+; pattern need not be anchored at source_file, and a query of a part of
+; the file skips the rest.
 
-(source_file (type_declaration (type_spec
+(type_declaration
+  (type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct)
+(type_declaration
+  (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface)
+(type_declaration
+  (type_spec name: (type_identifier) @name) @definition.type)
+(type_declaration
+  (type_alias name: (type_identifier) @name) @definition.type)
+
+(type_declaration (type_spec
   type: (struct_type (field_declaration_list
-    (field_declaration name: (field_identifier) @name) @definition.field)))))
-(source_file (type_declaration (type_spec
+    (field_declaration name: (field_identifier) @name) @definition.field))))
+(type_declaration (type_spec
   type: (interface_type
-    (method_elem name: (field_identifier) @name) @definition.method))))
+    (method_elem name: (field_identifier) @name) @definition.method)))
 
-(source_file (const_declaration
-  (const_spec name: (identifier) @name) @definition.constant))
-(source_file (var_declaration
-  (var_spec name: (identifier) @name) @definition.variable))
+(const_declaration
+  (const_spec name: (identifier) @name) @definition.constant)
+(var_declaration
+  (var_spec name: (identifier) @name) @definition.variable)
 
 ;; references
 
