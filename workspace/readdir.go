@@ -14,6 +14,14 @@ type dirent struct {
 	off, n int
 	typ    fs.FileMode // type bits; valid only when known
 	known  bool        // false: the file system did not say (DT_UNKNOWN)
+
+	// What lstat said, asked by the read when dirScratch.stat is set or the
+	// type is not known (see wantStat); statted is false when it was not
+	// asked or the entry vanished.
+	statted bool
+	mode    fs.FileMode
+	size    int64
+	mtime   int64 // Unix ns
 }
 
 // dirScratch is what one walker goroutine reuses from directory to
@@ -28,6 +36,19 @@ type dirScratch struct {
 	// .ignore (nil when absent or unreadable).
 	ignores           bool
 	gitignore, ignore []byte
+
+	// stat, set before a read, asks for every entry's lstat (see dirent),
+	// made relative to the directory that was listed; hidden says whether
+	// names starting with "." are wanted (".git" never is).
+	stat, hidden bool
+}
+
+// wantStat reports whether a read with s lstats the entry name.
+func (s *dirScratch) wantStat(name []byte, known bool) bool {
+	if name[0] == '.' && (!s.hidden || string(name) == ".git") {
+		return false // the walk skips it
+	}
+	return s.stat || !known
 }
 
 // name is the name of e, which s read.
@@ -54,6 +75,11 @@ func readDirPortable(s *dirScratch, dir string) error {
 	for _, e := range list {
 		s.ents = append(s.ents, dirent{off: len(s.arena), n: len(e.Name()), typ: e.Type(), known: true})
 		s.arena = append(s.arena, e.Name()...)
+		if ent := &s.ents[len(s.ents)-1]; s.wantStat([]byte(e.Name()), true) {
+			if fi, err := os.Lstat(filepath.Join(dir, e.Name())); err == nil {
+				ent.statted, ent.mode, ent.size, ent.mtime = true, fi.Mode(), fi.Size(), fi.ModTime().UnixNano()
+			}
+		}
 		if s.ignores {
 			switch e.Name() {
 			case ".gitignore":

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // readDir fills s.ents with the entries of dir using getdents64 directly:
@@ -70,7 +72,19 @@ func readDir(s *dirScratch, dir, root string, follow bool) error {
 				continue
 			}
 			typ, known := direntType(dtype)
-			s.ents = append(s.ents, dirent{off: len(s.arena), n: len(name), typ: typ, known: known})
+			ent := dirent{off: len(s.arena), n: len(name), typ: typ, known: known}
+			if s.wantStat(name, known) {
+				// Relative to fd: the directory that was listed and checked.
+				var st unix.Stat_t
+				err := unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)
+				for err == unix.EINTR {
+					err = unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)
+				}
+				if err == nil {
+					ent.statted, ent.mode, ent.size, ent.mtime = true, fileMode(st.Mode), st.Size, st.Mtim.Nano()
+				}
+			}
+			s.ents = append(s.ents, ent)
 			s.arena = append(s.arena, name...)
 			if s.ignores && name[0] == '.' {
 				switch string(name) {
@@ -83,6 +97,35 @@ func readDir(s *dirScratch, dir, root string, follow bool) error {
 		}
 	}
 	return nil
+}
+
+// fileMode is the fs.FileMode of a stat mode, as os.Lstat gives it.
+func fileMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	switch m & unix.S_IFMT {
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	}
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
 }
 
 // readAt returns the content of the regular file name in the open

@@ -114,12 +114,14 @@ type dirJob struct {
 // and descend for each subdirectory that fn did not skip. Errors from fn,
 // descend or the context come back as fnError (they end the walk); an
 // error reading the directory comes back as is. Per entry it allocates the
-// entry's path and nothing else (plus an lstat unless NoStat).
+// entry's path and nothing else (plus an lstat unless NoStat, which readDir
+// makes relative to the directory it listed, not by path).
 func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(dirJob) error) error {
 	if err := wk.ctx.Err(); err != nil {
 		return fnError{err}
 	}
 	s.ignores = !wk.opts.IncludeIgnored
+	s.stat, s.hidden = !wk.opts.NoStat, wk.opts.Hidden
 	if err := readDir(s, j.abs, wk.w.root, j.abs == wk.start); err != nil {
 		return err
 	}
@@ -153,13 +155,11 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 		name := abs[len(prefix):]
 		rel := filepath.ToSlash(abs[relStart:])
 		typ := e.typ
-		var info fs.FileInfo
-		if !e.known { // the file system did not say: ask
-			var err error
-			if info, err = os.Lstat(abs); err != nil {
+		if !e.known { // the file system did not say: readDir asked
+			if !e.statted {
 				continue // vanished since it was listed
 			}
-			typ = info.Mode().Type()
+			typ = e.mode.Type()
 		}
 		isDir := typ.IsDir()
 		if lv != nil && lv.ignored(rel, name, isDir) {
@@ -170,13 +170,10 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 		}
 		ent := WalkEntry{Abs: abs, Rel: rel, IsDir: isDir, Mode: typ}
 		if !wk.opts.NoStat {
-			if info == nil {
-				var err error
-				if info, err = os.Lstat(abs); err != nil {
-					continue
-				}
+			if !e.statted {
+				continue // vanished since it was listed
 			}
-			ent.Mode, ent.Size, ent.ModTime = info.Mode(), info.Size(), info.ModTime()
+			ent.Mode, ent.Size, ent.ModTime = e.mode, e.size, time.Unix(0, e.mtime)
 		}
 		if err := wk.fn(ent); err != nil {
 			if errors.Is(err, fs.SkipDir) {

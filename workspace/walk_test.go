@@ -413,8 +413,13 @@ func TestReadDirMatchesPortable(t *testing.T) {
 	}
 	symlink(t, "keep.txt", filepath.Join(root, "link"))
 	writeFile(t, filepath.Join(root, "many", ".ignore"), "*.tmp\n")
+	writeFile(t, filepath.Join(root, "many", "run.sh"), "#!/bin/sh\n")
+	os.Chmod(filepath.Join(root, "many", "run.sh"), 0o755|fs.ModeSetuid|fs.ModeSticky)
+	os.Mkdir(filepath.Join(root, "many", "sticky"), 0o1777)
+	mkfifo(filepath.Join(root, "many", "fifo"))
 	for _, dir := range []string{root, filepath.Join(root, "many"), filepath.Join(root, "pkg")} {
-		fast, slow := dirScratch{ignores: true}, dirScratch{ignores: true}
+		fast := dirScratch{ignores: true, stat: true, hidden: true}
+		slow := fast
 		if err := readDir(&fast, dir, "", true); err != nil {
 			t.Fatal(err)
 		}
@@ -426,7 +431,7 @@ func TestReadDirMatchesPortable(t *testing.T) {
 		list := func(s *dirScratch) []string {
 			var out []string
 			for _, e := range s.ents {
-				out = append(out, fmt.Sprintf("%s %v %v", s.name(e), e.typ, e.known))
+				out = append(out, fmt.Sprintf("%s %v %v | %v %v %v %d", s.name(e), e.typ, e.known, e.statted, e.mode, e.size, e.mtime))
 			}
 			return out
 		}

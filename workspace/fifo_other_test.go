@@ -1,0 +1,6 @@
+//go:build !unix
+
+package workspace
+
+// mkfifo: no named pipes here.
+func mkfifo(p string) {}
