@@ -19,13 +19,22 @@ import (
 // trailing checksum does not match, is ignored (and rewritten after the
 // build): it can make a start faster, never make it fail.
 //
-// Layout: magic, version, root, file count, then per file its path,
-// language, size, mtime, crc and symbols (name, kind, container, ranges;
-// strings as uvarint length + bytes, numbers as uvarints), and a CRC-32C
-// of all that.
+// Layout (strings as uvarint length + bytes, numbers as uvarints): magic,
+// version, root; the string table: its length, then each string with the
+// number of definitions of that name and, for a name, its lower case (0
+// when the same, else its length plus one and the bytes) (the definition
+// names in the order of the name table, then containers that name
+// nothing); the files skipped as binary or minified (path, size, mtime);
+// the file count,
+// then per file its path, language, size, mtime (varint), crc (4 bytes)
+// and definitions: name and container as indexes in the string table
+// (the container plus one, 0 for none), kind, and positions relative to
+// the previous definition's name (lines as deltas); and a CRC-32C of all
+// that. A start reads it in one piece and builds the name table from the
+// string table at once (see install).
 const (
 	cacheMagic   = "agentls-codeindex\n"
-	cacheVersion = 2
+	cacheVersion = 3
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -52,39 +61,8 @@ func (ix *Index) saveCache() error {
 		return err
 	}
 	ix.mu.RLock()
-	rels := make([]string, 0, len(ix.files))
-	for rel, f := range ix.files {
-		if !f.open {
-			rels = append(rels, rel)
-		}
-	}
-	sort.Strings(rels)
-	b := make([]byte, 0, 64<<10)
-	b = append(b, cacheMagic...)
-	b = binary.AppendUvarint(b, cacheVersion)
-	b = appendString(b, ix.ws.Root())
-	b = binary.AppendUvarint(b, uint64(len(rels)))
-	for _, rel := range rels {
-		f := ix.files[rel]
-		b = appendString(b, rel)
-		b = appendString(b, f.lang.Name)
-		b = binary.AppendUvarint(b, uint64(f.size))
-		b = binary.AppendVarint(b, f.mtime)
-		b = binary.LittleEndian.AppendUint32(b, f.crc)
-		b = binary.AppendUvarint(b, uint64(len(f.syms)))
-		for i := range f.syms {
-			s := &f.syms[i]
-			b = appendString(b, s.Name)
-			b = append(b, byte(s.Kind))
-			b = appendString(b, s.Container)
-			for _, v := range [...]uint32{s.Range.Start.Line, s.Range.Start.Col, s.Range.End.Line, s.Range.End.Col,
-				s.NameRange.Start.Line, s.NameRange.Start.Col, s.NameRange.End.Line, s.NameRange.End.Col} {
-				b = binary.AppendUvarint(b, uint64(v))
-			}
-		}
-	}
+	b := ix.encodeCache()
 	ix.mu.RUnlock()
-	b = binary.LittleEndian.AppendUint32(b, checksum(b))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
@@ -105,6 +83,112 @@ func (ix *Index) saveCache() error {
 	return err
 }
 
+// encodeCache returns the cache of the disk files. The caller holds mu.
+func (ix *Index) encodeCache() []byte {
+	rels := make([]string, 0, len(ix.files))
+	for rel, f := range ix.files {
+		if !f.open {
+			rels = append(rels, rel)
+		}
+	}
+	sort.Strings(rels)
+	// The string table: names with their counts over the disk files, in
+	// the order of the name table, then containers.
+	index := make(map[string]uint32, len(ix.entries))
+	var strs []string
+	var counts []uint32
+	for _, ne := range ix.entries {
+		n := 0
+		for _, r := range ne.syms {
+			if !r.f.open {
+				n++
+			}
+		}
+		if n > 0 {
+			index[ne.name] = uint32(len(strs))
+			strs = append(strs, ne.name)
+			counts = append(counts, uint32(n))
+		}
+	}
+	nsyms := 0
+	for _, rel := range rels {
+		f := ix.files[rel]
+		nsyms += len(f.syms)
+		for i := range f.syms {
+			if c := f.syms[i].Container; c != "" {
+				if _, ok := index[c]; !ok {
+					index[c] = uint32(len(strs))
+					strs = append(strs, c)
+					counts = append(counts, 0)
+				}
+			}
+		}
+	}
+	b := make([]byte, 0, 64<<10+nsyms*16)
+	b = append(b, cacheMagic...)
+	b = binary.AppendUvarint(b, cacheVersion)
+	b = appendString(b, ix.ws.Root())
+	b = binary.AppendUvarint(b, uint64(len(strs)))
+	for i, s := range strs {
+		b = appendString(b, s)
+		b = binary.AppendUvarint(b, uint64(counts[i]))
+		if counts[i] > 0 { // its lower case: 0 when the same
+			if lower := ix.names[s].lower; lower == s {
+				b = append(b, 0)
+			} else {
+				b = binary.AppendUvarint(b, uint64(len(lower))+1)
+				b = append(b, lower...)
+			}
+		}
+	}
+	// Skipped files, so that a start need not read them again.
+	skipped := make([]string, 0, len(ix.skipped))
+	for rel := range ix.skipStats {
+		if ix.skipped[rel] {
+			skipped = append(skipped, rel)
+		}
+	}
+	sort.Strings(skipped)
+	b = binary.AppendUvarint(b, uint64(len(skipped)))
+	for _, rel := range skipped {
+		b = appendString(b, rel)
+		b = binary.AppendUvarint(b, uint64(ix.skipStats[rel].size))
+		b = binary.AppendVarint(b, ix.skipStats[rel].mtime)
+	}
+	b = binary.AppendUvarint(b, uint64(len(rels)))
+	for _, rel := range rels {
+		f := ix.files[rel]
+		b = appendString(b, rel)
+		b = appendString(b, f.lang.Name)
+		b = binary.AppendUvarint(b, uint64(f.size))
+		b = binary.AppendVarint(b, f.mtime)
+		b = binary.LittleEndian.AppendUint32(b, f.crc)
+		b = binary.AppendUvarint(b, uint64(len(f.syms)))
+		var line uint32 // of the previous name
+		for i := range f.syms {
+			s := &f.syms[i]
+			c := uint64(0)
+			if s.Container != "" {
+				c = uint64(index[s.Container]) + 1
+			}
+			n := s.NameRange.Start.Line
+			b = binary.AppendUvarint(b, uint64(index[s.Name]))
+			b = binary.AppendUvarint(b, c)
+			b = append(b, byte(s.Kind))
+			b = binary.AppendVarint(b, int64(n)-int64(line))
+			b = binary.AppendUvarint(b, uint64(s.NameRange.Start.Col))
+			b = binary.AppendVarint(b, int64(s.NameRange.End.Line)-int64(n))
+			b = binary.AppendUvarint(b, uint64(s.NameRange.End.Col))
+			b = binary.AppendVarint(b, int64(n)-int64(s.Range.Start.Line))
+			b = binary.AppendUvarint(b, uint64(s.Range.Start.Col))
+			b = binary.AppendVarint(b, int64(s.Range.End.Line)-int64(n))
+			b = binary.AppendUvarint(b, uint64(s.Range.End.Col))
+			line = n
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, checksum(b))
+}
+
 func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
@@ -112,9 +196,23 @@ func appendString(b []byte, s string) []byte {
 
 var errCorrupt = errors.New("corrupt index cache")
 
-// loadCache reads the cache of the index: entries by path. Strings of the
-// entries share the memory of the file's contents.
-func (ix *Index) loadCache() (map[string]*fileEntry, error) {
+// skipStat is the size and mtime of a file skipped as binary or minified.
+type skipStat struct{ size, mtime int64 }
+
+// cacheData is a decoded cache.
+type cacheData struct {
+	files  []*fileEntry // in path order
+	byRel  map[string]*fileEntry
+	strs    []string // the string table
+	lower   []string // the lower case of the names
+	counts  []uint32 // definitions per string
+	skipped map[string]skipStat
+	names  []uint32 // the name of every definition, file after file (indexes in strs)
+}
+
+// loadCache reads the cache of the index. Strings share the memory of the
+// file's contents.
+func (ix *Index) loadCache() (*cacheData, error) {
 	p, err := ix.CachePath()
 	if err != nil {
 		return nil, err
@@ -126,7 +224,7 @@ func (ix *Index) loadCache() (map[string]*fileEntry, error) {
 	return decodeCache(raw, ix.ws.Root())
 }
 
-func decodeCache(raw []byte, root string) (files map[string]*fileEntry, err error) {
+func decodeCache(raw []byte, root string) (cd *cacheData, err error) {
 	if len(raw) < len(cacheMagic)+4 || string(raw[:len(cacheMagic)]) != cacheMagic {
 		return nil, errCorrupt
 	}
@@ -138,7 +236,7 @@ func decodeCache(raw []byte, root string) (files map[string]*fileEntry, err erro
 	d := decoder{s: data, off: len(cacheMagic)}
 	defer func() {
 		if recover() != nil { // a bounds error: a cache that passed the checksum but is malformed
-			files, err = nil, errCorrupt
+			cd, err = nil, errCorrupt
 		}
 	}()
 	if v := d.uvarint(); v != cacheVersion {
@@ -147,39 +245,87 @@ func decodeCache(raw []byte, root string) (files map[string]*fileEntry, err erro
 	if d.str() != root {
 		return nil, errCorrupt
 	}
-	n := d.uvarint()
-	files = make(map[string]*fileEntry, n)
-	for range n {
-		f := &fileEntry{rel: d.str()}
+	ns := d.uvarint()
+	if ns > uint64(len(data)) {
+		return nil, errCorrupt
+	}
+	cd = &cacheData{strs: make([]string, ns), lower: make([]string, ns), counts: make([]uint32, ns)}
+	total := uint64(0)
+	for i := range cd.strs {
+		cd.strs[i] = d.str()
+		cd.counts[i] = d.u32()
+		total += uint64(cd.counts[i])
+		if cd.counts[i] > 0 {
+			cd.lower[i] = cd.strs[i]
+			if n := d.uvarint(); n > 0 {
+				cd.lower[i] = d.s[d.off : d.off+int(n-1)]
+				d.off += int(n - 1)
+			}
+		}
+	}
+	nk := d.uvarint()
+	if nk > uint64(len(data)) {
+		return nil, errCorrupt
+	}
+	cd.skipped = make(map[string]skipStat, nk)
+	for range nk {
+		rel := d.str()
+		cd.skipped[rel] = skipStat{int64(d.uvarint()), d.varint()}
+	}
+	if total > uint64(len(data)) {
+		return nil, errCorrupt
+	}
+	cd.names = make([]uint32, 0, total)
+	nf := d.uvarint()
+	if nf > uint64(len(data)) {
+		return nil, errCorrupt
+	}
+	cd.files = make([]*fileEntry, 0, nf)
+	cd.byRel = make(map[string]*fileEntry, nf)
+	entries := make([]fileEntry, nf)
+	for k := range entries {
+		f := &entries[k]
+		f.rel = d.str()
 		f.lang = LanguageByName(d.str())
 		f.size = int64(d.uvarint())
 		f.mtime = d.varint()
 		f.crc = binary.LittleEndian.Uint32([]byte(d.s[d.off : d.off+4]))
 		d.off += 4
-		ns := d.uvarint()
-		if ns > uint64(len(data)) {
+		n := d.uvarint()
+		if n > uint64(len(data)) {
 			return nil, errCorrupt
 		}
-		f.syms = make([]Symbol, ns)
+		f.syms = make([]Symbol, n)
+		line := int64(0)
 		for i := range f.syms {
 			s := &f.syms[i]
-			s.Name = d.str()
+			ni := d.u32()
+			s.Name = cd.strs[ni]
+			if c := d.u32(); c > 0 {
+				s.Container = cd.strs[c-1]
+			}
 			s.Kind = Kind(d.s[d.off])
 			d.off++
-			s.Container = d.str()
 			s.Path = f.rel
-			s.Range = Range{Pos{d.u32(), d.u32()}, Pos{d.u32(), d.u32()}}
-			s.NameRange = Range{Pos{d.u32(), d.u32()}, Pos{d.u32(), d.u32()}}
+			nl := line + d.varint()
+			s.NameRange.Start = Pos{uint32(nl), d.u32()}
+			s.NameRange.End = Pos{uint32(nl + d.varint()), d.u32()}
+			s.Range.Start = Pos{uint32(nl - d.varint()), d.u32()}
+			s.Range.End = Pos{uint32(nl + d.varint()), d.u32()}
+			line = nl
+			cd.names = append(cd.names, ni)
 		}
 		if f.lang == nil {
+			cd.names = cd.names[:len(cd.names)-len(f.syms)]
 			continue // a language this binary no longer has
 		}
-		files[f.rel] = f
+		cd.files = append(cd.files, f)
+		cd.byRel[f.rel] = f
 	}
 	if d.off != len(data) {
 		return nil, errCorrupt
 	}
-	return files, nil
+	return cd, nil
 }
 
 type decoder struct {

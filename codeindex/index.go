@@ -3,8 +3,8 @@ package codeindex
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -75,6 +76,9 @@ type Index struct {
 	empty    int
 	nsyms    int
 	skipped  map[string]bool // paths skipped as too large, minified or binary
+	// The size and mtime of files skipped as minified or binary (the cache
+	// keeps them, so that a start need not read them again).
+	skipStats map[string]skipStat
 	state    State
 	err      error
 	cacheErr error  // the cache could not be saved (Status.Error says so)
@@ -133,7 +137,8 @@ func New(ws *workspace.Workspace, opts Options) *Index {
 		opts:    opts,
 		files:   make(map[string]*fileEntry),
 		names:   make(map[string]*nameEntry),
-		skipped: make(map[string]bool),
+		skipped:   make(map[string]bool),
+		skipStats: make(map[string]skipStat),
 		state:   StateIndexing,
 		ready:   make(chan struct{}),
 		ctx:     ctx,
@@ -319,23 +324,91 @@ func lowerASCII(s string) string {
 type job struct {
 	rel, abs string
 	lang     *Language
-	size     int64
-	mtime    int64
+}
+
+// install puts the entries of a cache into the index at once (before the
+// walk, which then only checks that each file is unchanged): the name
+// table comes from the cache's string table, each name's references
+// allocated at their final size. Files that already have an entry (a
+// buffer opened before the build) keep it.
+func (ix *Index) install(cd *cacheData) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	total := 0
+	for _, c := range cd.counts {
+		total += int(c)
+	}
+	entries := make([]nameEntry, len(cd.strs))
+	refs := make([]symRef, total)
+	off := 0
+	for i, c := range cd.counts {
+		if c > 0 {
+			entries[i].syms = refs[off : off : off+int(c)]
+			off += int(c)
+		}
+	}
+	k := 0
+	for _, f := range cd.files {
+		names := cd.names[k : k+len(f.syms)]
+		k += len(f.syms)
+		if ix.files[f.rel] != nil {
+			continue
+		}
+		ix.files[f.rel] = f
+		ix.nsyms += len(f.syms)
+		for i, ni := range names {
+			ne := &entries[ni]
+			ne.syms = append(ne.syms, symRef{f, int32(i)})
+		}
+	}
+	fresh := len(ix.names) == 0 // no buffer came first: no name to merge
+	if fresh {
+		ix.names = make(map[string]*nameEntry, len(cd.strs))
+	}
+	blob := 0
+	for i := range entries {
+		if len(entries[i].syms) > 0 {
+			blob += len(cd.strs[i]) + 1
+		}
+	}
+	ix.blob = slices.Grow(ix.blob, blob)
+	for i := range entries {
+		ne := &entries[i]
+		if len(ne.syms) == 0 {
+			continue
+		}
+		ne.name = cd.strs[i]
+		if !fresh {
+			if old := ix.names[ne.name]; old != nil { // from a buffer
+				if len(old.syms) == 0 {
+					ix.empty--
+				}
+				old.syms = append(old.syms, ne.syms...)
+				continue
+			}
+		}
+		ne.lower = cd.lower[i]
+		ix.names[ne.name] = ne
+		ix.addEntry(ne)
+	}
+	for rel, st := range cd.skipped {
+		if ix.files[rel] == nil {
+			ix.skipped[rel] = true
+			ix.skipStats[rel] = st
+		}
+	}
+	ix.gen++
 }
 
 func (ix *Index) build(ctx context.Context) error {
 	var cached map[string]*fileEntry
+	var cachedSkips map[string]skipStat
 	if !ix.opts.NoCache {
-		cached, _ = ix.loadCache() // a missing, old or corrupt cache means a full build
-		n := 0
-		for _, f := range cached {
-			n += len(f.syms)
+		// A missing, old or corrupt cache means a full build.
+		if cd, err := ix.loadCache(); err == nil {
+			ix.install(cd)
+			cached, cachedSkips = cd.byRel, cd.skipped
 		}
-		ix.mu.Lock()
-		if len(ix.names) == 0 && n > 0 {
-			ix.names = make(map[string]*nameEntry, n/2)
-		}
-		ix.mu.Unlock()
 	}
 	jobs := make(chan job, 512)
 	var found, done atomic.Int64
@@ -355,7 +428,11 @@ func (ix *Index) build(ctx context.Context) error {
 				if ctx.Err() != nil {
 					continue
 				}
-				if ix.indexFile(ctx, x, j, cached[j.rel]) {
+				var ks *skipStat
+				if st, ok := cachedSkips[j.rel]; ok {
+					ks = &st
+				}
+				if ix.indexFile(x, j, cached[j.rel], ks) {
 					changed.Store(true)
 				}
 				if n := done.Add(1); progress != nil && n%256 == 0 {
@@ -364,7 +441,9 @@ func (ix *Index) build(ctx context.Context) error {
 			}
 		}()
 	}
-	walkErr := ix.ws.Walk(ctx, ix.ws.Root(), workspace.WalkOptions{Parallel: ix.opts.Workers}, func(e workspace.WalkEntry) error {
+	// The walk lists; the workers stat (only the files of a language) and
+	// read.
+	walkErr := ix.ws.Walk(ctx, ix.ws.Root(), workspace.WalkOptions{Parallel: ix.opts.Workers, NoStat: true}, func(e workspace.WalkEntry) error {
 		if e.IsDir || !e.Mode.IsRegular() {
 			return nil
 		}
@@ -375,15 +454,9 @@ func (ix *Index) build(ctx context.Context) error {
 		seenMu.Lock()
 		seen[e.Rel] = true
 		seenMu.Unlock()
-		if e.Size > maxFileSize {
-			ix.mu.Lock()
-			ix.skipped[e.Rel] = true
-			ix.mu.Unlock()
-			return nil
-		}
 		found.Add(1)
 		select {
-		case jobs <- job{rel: e.Rel, abs: e.Abs, lang: l, size: e.Size, mtime: e.ModTime.UnixNano()}:
+		case jobs <- job{rel: e.Rel, abs: e.Abs, lang: l}:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
@@ -397,7 +470,7 @@ func (ix *Index) build(ctx context.Context) error {
 	if walkErr != nil {
 		return walkErr
 	}
-	// Files that went away since a previous build.
+	// Files that went away since a previous build (or the cache).
 	ix.mu.Lock()
 	for rel, f := range ix.files {
 		if !seen[rel] && !f.open {
@@ -415,6 +488,15 @@ func (ix *Index) build(ctx context.Context) error {
 			break
 		}
 	}
+	ix.mu.Lock()
+	for rel := range ix.skipped {
+		if !seen[rel] {
+			delete(ix.skipped, rel)
+			delete(ix.skipStats, rel)
+			changed.Store(true)
+		}
+	}
+	ix.mu.Unlock()
 	if !ix.opts.NoCache && changed.Load() {
 		// An unwritable cache costs the next start time, not this index.
 		if err := ix.saveCache(); err != nil {
@@ -426,44 +508,67 @@ func (ix *Index) build(ctx context.Context) error {
 	return nil
 }
 
-// indexFile indexes one file from disk, reusing c (its cached entry) when
-// the file did not change: same size and mtime, or else same checksum. It
-// reports whether the entry differs from c.
-func (ix *Index) indexFile(ctx context.Context, x *extractor, j job, c *fileEntry) bool {
-	if c != nil && c.size == j.size && c.mtime == j.mtime {
-		ix.reused.Add(1)
-		ix.putDisk(j.rel, c)
-		return false
+// indexFile indexes one file from disk. c is its cached entry (installed
+// in the index): when the file did not change (same size and mtime, or
+// else same checksum) it stays; ks, when not nil, says the cache saw the
+// file skipped as binary or minified: when the file did not change it
+// stays skipped. It reports whether the file's entry differs from the
+// cache's.
+func (ix *Index) indexFile(x *extractor, j job, c *fileEntry, ks *skipStat) bool {
+	if c != nil || ks != nil {
+		var st syscall.Stat_t
+		if err := syscall.Lstat(j.abs, &st); err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+			switch {
+			case c != nil && st.Size == c.size && st.Mtim.Nano() == c.mtime:
+				ix.reused.Add(1)
+				return false
+			case ks != nil && st.Size == ks.size && st.Mtim.Nano() == ks.mtime:
+				return false // still skipped (install marked it)
+			}
+		}
 	}
 	// The text goes into the extractor's buffer, reused from file to file:
 	// symbols copy what they keep.
-	src, err := x.read(j.abs)
+	src, size, mtime, err := x.read(j.abs)
 	if err != nil {
-		return true
+		ix.drop(j.rel, err == errTooLarge)
+		return c != nil
 	}
 	crc := checksum(src)
-	if c != nil && c.size == int64(len(src)) && c.crc == crc {
+	if c != nil && c.size == size && c.crc == crc {
 		ix.reused.Add(1)
-		c.mtime = j.mtime
-		ix.putDisk(j.rel, c)
+		ix.mu.Lock()
+		c.mtime = mtime
+		ix.mu.Unlock()
 		return true
 	}
 	if skip(src) {
+		ix.drop(j.rel, true)
 		ix.mu.Lock()
-		ix.skipped[j.rel] = true
+		ix.skipStats[j.rel] = skipStat{size, mtime}
 		ix.mu.Unlock()
-		return c != nil // the cache does not hold skipped files
+		return ks == nil || ks.size != size || ks.mtime != mtime
 	}
-	// One file parses in milliseconds: the build checks ctx between files,
-	// which spares a goroutine per parse (the binding watches a cancellable
-	// context with one).
 	syms, err := x.skeletonDefs(j.lang, src, j.rel)
 	if err != nil {
-		return true
+		ix.drop(j.rel, false)
+		return c != nil
 	}
 	ix.parsed.Add(1)
-	ix.putDisk(j.rel, &fileEntry{rel: j.rel, lang: j.lang, size: int64(len(src)), mtime: j.mtime, crc: crc, syms: syms})
+	ix.putDisk(j.rel, &fileEntry{rel: j.rel, lang: j.lang, size: size, mtime: mtime, crc: crc, syms: syms})
 	return true
+}
+
+// drop removes the disk entry of rel, and marks it skipped when skipped.
+func (ix *Index) drop(rel string, skipped bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if old := ix.files[rel]; old != nil && !old.open {
+		ix.setFileLocked(rel, nil)
+	}
+	if skipped {
+		ix.skipped[rel] = true
+	}
 }
 
 // putDisk stores an entry read from disk unless an editor buffer holds the
@@ -478,42 +583,54 @@ func (ix *Index) putDisk(rel string, e *fileEntry) {
 	ix.setFileLocked(rel, e)
 }
 
-// read reads a file from disk into the extractor's buffer; the result is
-// valid until the next read.
-func (x *extractor) read(abs string) ([]byte, error) {
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, err
+var errTooLarge = errors.New("file over the size limit")
+
+// read reads a regular file from disk into the extractor's buffer (open,
+// fstat, read, close: a symlink is refused); the result is valid until
+// the next read. It returns the size and mtime of the file; errTooLarge
+// for a file over maxFileSize.
+func (x *extractor) read(abs string) (src []byte, size, mtime int64, err error) {
+	fd, err := syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
+	for err == syscall.EINTR {
+		fd, err = syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
 	}
-	defer f.Close()
-	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
-	n := int(st.Size()) + 1 // one more byte to see EOF
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, 0, 0, err
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, 0, 0, errors.New("not a regular file")
+	}
+	if st.Size > maxFileSize {
+		return nil, 0, 0, errTooLarge
+	}
+	n := int(st.Size) + 1 // one more byte to see EOF
 	if cap(x.buf) < n {
 		x.buf = make([]byte, n+n/4)
 	}
 	buf := x.buf[:n]
 	got := 0
 	for got < n {
-		m, err := f.Read(buf[got:])
-		got += m
-		if err == io.EOF {
-			break
+		m, err := syscall.Read(fd, buf[got:])
+		if err == syscall.EINTR {
+			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
-		if got == n { // the file grew: read the rest the slow way
-			rest, err := io.ReadAll(f)
-			if err != nil {
-				return nil, err
-			}
-			return append(append([]byte(nil), buf...), rest...), nil
+		if m == 0 {
+			break
+		}
+		got += m
+		if got == n { // the file grew
+			return nil, 0, 0, errTooLarge
 		}
 	}
-	return buf[:got], nil
+	return buf[:got], int64(got), st.Mtim.Nano(), nil
 }
 
 // readDisk reads a file from disk (not a buffer: buffers come through
@@ -565,9 +682,9 @@ func (ix *Index) notify(rel string) {
 func (ix *Index) dirChanged(rel, abs string) {
 	x := newExtractor()
 	defer x.Close()
-	ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{}, func(e workspace.WalkEntry) error {
-		if l := LanguageFor(e.Rel); l != nil && !e.IsDir && e.Mode.IsRegular() && e.Size <= maxFileSize {
-			ix.indexFile(ix.ctx, x, job{rel: e.Rel, abs: e.Abs, lang: l, size: e.Size, mtime: e.ModTime.UnixNano()}, nil)
+	ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{NoStat: true}, func(e workspace.WalkEntry) error {
+		if l := LanguageFor(e.Rel); l != nil && !e.IsDir && e.Mode.IsRegular() {
+			ix.indexFile(x, job{rel: e.Rel, abs: e.Abs, lang: l}, nil, nil)
 		}
 		return nil
 	})
@@ -609,7 +726,7 @@ func (ix *Index) fileChanged(rel, abs string) {
 	if ix.bufx == nil {
 		ix.bufx = newExtractor()
 	}
-	ix.indexFile(ix.ctx, ix.bufx, job{rel: rel, abs: abs, lang: l, size: st.Size(), mtime: st.ModTime().UnixNano()}, nil)
+	ix.indexFile(ix.bufx, job{rel: rel, abs: abs, lang: l}, nil, nil)
 	ix.bufMu.Unlock()
 }
 
