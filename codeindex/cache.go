@@ -201,13 +201,13 @@ type skipStat struct{ size, mtime int64 }
 
 // cacheData is a decoded cache.
 type cacheData struct {
-	files  []*fileEntry // in path order
-	byRel  map[string]*fileEntry
+	files   []*fileEntry // in path order
+	byRel   map[string]*fileEntry
 	strs    []string // the string table
 	lower   []string // the lower case of the names
 	counts  []uint32 // definitions per string
 	skipped map[string]skipStat
-	names  []uint32 // the name of every definition, file after file (indexes in strs)
+	names   []uint32 // the name of every definition, file after file (indexes in strs)
 }
 
 // loadCache reads the cache of the index. Strings share the memory of the

@@ -69,20 +69,20 @@ type Index struct {
 	// Entries stay when their last symbol goes (a keystroke that deletes
 	// and retypes a name then costs nothing here); when such empty entries
 	// are most of the table it is rebuilt.
-	blob     []byte
-	starts   []int32
-	entries  []*nameEntry
-	byFirst  [256][]*nameEntry // entries by the first byte of their lower-case name
-	empty    int
-	nsyms    int
-	skipped  map[string]bool // paths skipped as too large, minified or binary
+	blob    []byte
+	starts  []int32
+	entries []*nameEntry
+	byFirst [256][]*nameEntry // entries by the first byte of their lower-case name
+	empty   int
+	nsyms   int
+	skipped map[string]bool // paths skipped as too large, minified or binary
 	// The size and mtime of files skipped as minified or binary (the cache
 	// keeps them, so that a start need not read them again).
 	skipStats map[string]skipStat
-	state    State
-	err      error
-	cacheErr error  // the cache could not be saved (Status.Error says so)
-	gen      uint64 // bumped on every change of files
+	state     State
+	err       error
+	cacheErr  error  // the cache could not be saved (Status.Error says so)
+	gen       uint64 // bumped on every change of files
 
 	startOnce sync.Once
 	ready     chan struct{} // closed when the first build ends
@@ -133,17 +133,17 @@ func New(ws *workspace.Workspace, opts Options) *Index {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Index{
-		ws:      ws,
-		opts:    opts,
-		files:   make(map[string]*fileEntry),
-		names:   make(map[string]*nameEntry),
+		ws:        ws,
+		opts:      opts,
+		files:     make(map[string]*fileEntry),
+		names:     make(map[string]*nameEntry),
 		skipped:   make(map[string]bool),
 		skipStats: make(map[string]skipStat),
-		state:   StateIndexing,
-		ready:   make(chan struct{}),
-		ctx:     ctx,
-		cancel:  cancel,
-		buffers: make(map[string]*buffer),
+		state:     StateIndexing,
+		ready:     make(chan struct{}),
+		ctx:       ctx,
+		cancel:    cancel,
+		buffers:   make(map[string]*buffer),
 	}
 }
 
