@@ -2,7 +2,9 @@ package codeindex
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -19,7 +21,10 @@ type extractor struct {
 	qc      *sitter.QueryCursor
 	caps    []capture // reused by runQuery
 	sk      skelOut   // reused by skeletonDefs
-	buf     []byte    // reused by read
+	raw     []rawDef  // reused by collect
+	stack   []*rawDef
+	text    []byte
+	buf     []byte // reused by read
 }
 
 func newExtractor() *extractor {
@@ -62,6 +67,8 @@ func (x *extractor) parse(ctx context.Context, l *Language, src []byte, old *sit
 
 type rawDef struct {
 	name       string
+	nameAt     [2]uint32 // the name and container in the extractor's text
+	contAt     [2]uint32
 	kind       Kind
 	container  string // explicit
 	scope      bool   // a container only, not a symbol
@@ -198,7 +205,10 @@ var changedDefsRuns atomic.Int64 // for tests
 // collect makes the definitions of a file from the captures of its
 // definitions query (x.caps), moving ends by fixes.
 func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeFix) []Symbol {
-	var raw []rawDef
+	// The names and containers go into one string per file (x.text, then
+	// text): one allocation instead of one per string.
+	raw := x.raw[:0]
+	x.text = x.text[:0]
 	for i := 0; i < len(x.caps); {
 		m := x.caps[i].match
 		var d rawDef
@@ -210,7 +220,9 @@ func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeF
 			switch info.role {
 			case capName:
 				d.nameRng = c.rng
-				d.name = trimName(src, &d.nameRng)
+				name := trimName(src, &d.nameRng)
+				d.nameAt = [2]uint32{uint32(len(x.text)), uint32(len(x.text) + len(name))}
+				x.text = append(x.text, name...)
 				named = true
 			case capDef:
 				d.kind = info.kind
@@ -222,28 +234,38 @@ func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeF
 				d.rng = c.rng
 				hasDef = true
 			case capContainer:
-				d.container = string(src[c.rng.StartByte:c.rng.EndByte])
+				d.contAt = [2]uint32{uint32(len(x.text)), uint32(len(x.text)) + c.rng.EndByte - c.rng.StartByte}
+				x.text = append(x.text, src[c.rng.StartByte:c.rng.EndByte]...)
 			}
 		}
-		if !named || !hasDef || d.name == "" {
+		if !named || !hasDef || d.nameAt[0] == d.nameAt[1] {
 			continue
 		}
 		d.start, d.end = d.rng.StartByte, d.rng.EndByte
 		raw = append(raw, d)
 	}
+	x.raw = raw
 	if len(raw) == 0 {
 		return nil
 	}
+	text := string(x.text)
+	for i := range raw {
+		d := &raw[i]
+		d.name = text[d.nameAt[0]:d.nameAt[1]]
+		d.container = text[d.contAt[0]:d.contAt[1]]
+	}
 	// One symbol per name node: the first pattern that matched it wins.
-	sort.Slice(raw, func(i, j int) bool {
-		a, b := &raw[i], &raw[j]
+	slices.SortFunc(raw, func(a, b rawDef) int {
 		if a.nameRng.StartByte != b.nameRng.StartByte {
-			return a.nameRng.StartByte < b.nameRng.StartByte
+			return cmp.Compare(a.nameRng.StartByte, b.nameRng.StartByte)
 		}
 		if a.scope != b.scope {
-			return b.scope // a definition before a scope on the same name
+			if b.scope { // a definition before a scope on the same name
+				return -1
+			}
+			return 1
 		}
-		return a.pattern < b.pattern
+		return cmp.Compare(a.pattern, b.pattern)
 	})
 	uniq := raw[:1]
 	for _, d := range raw[1:] {
@@ -255,14 +277,14 @@ func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeF
 	}
 	raw = uniq
 	// Containers by nesting: outer definitions first.
-	sort.SliceStable(raw, func(i, j int) bool {
-		if raw[i].start != raw[j].start {
-			return raw[i].start < raw[j].start
+	slices.SortStableFunc(raw, func(a, b rawDef) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
 		}
-		return raw[i].end > raw[j].end
+		return cmp.Compare(b.end, a.end)
 	})
 	syms := make([]Symbol, 0, len(raw))
-	var stack []*rawDef
+	stack := x.stack[:0]
 	for i := range raw {
 		d := &raw[i]
 		for len(stack) > 0 && stack[len(stack)-1].end <= d.start {
@@ -300,7 +322,17 @@ func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeF
 			NameRange: toRange(d.nameRng),
 		})
 	}
-	sort.SliceStable(syms, func(i, j int) bool { return posLess(syms[i].NameRange.Start, syms[j].NameRange.Start) })
+	clear(stack)
+	x.stack = stack[:0]
+	slices.SortStableFunc(syms, func(a, b Symbol) int {
+		if a.NameRange.Start == b.NameRange.Start {
+			return 0
+		}
+		if posLess(a.NameRange.Start, b.NameRange.Start) {
+			return -1
+		}
+		return 1
+	})
 	return syms
 }
 
