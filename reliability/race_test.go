@@ -136,15 +136,11 @@ func swapRace(t *testing.T, grep bool) {
 }
 
 // TestEscapeSymlinkSwapRaceLsLink is the swap race for what ls prints of a
-// symlink, its target: the walk lists the directory beneath the root, but
-// builtin/ls.go then reads each link's target with os.Readlink(abs), which
-// follows a directory above the link swapped for a symlink since, and
-// prints the target of a link outside. (The fix: read it beneath the root,
-// with workspace.Readlink.)
+// symlink, its target: the walk lists the directory beneath the root, and
+// the target must be read beneath the root too (workspace.Readlink), not
+// with os.Readlink(abs), which follows a directory above the link swapped
+// for a symlink since and prints the target of a link outside.
 func TestEscapeSymlinkSwapRaceLsLink(t *testing.T) {
-	if os.Getenv("AGENTLS_KNOWN_BUGS") == "" {
-		t.Skip("known bug: builtin/ls.go reads link targets with os.Readlink(abs), which a directory swapped for a symlink leads outside; workspace.Readlink reads beneath the root; set AGENTLS_KNOWN_BUGS=1 to run")
-	}
 	f := newEscapeFixture(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	writeFiles(t, f.ws, map[string]string{"race/f.txt": "inside\n"})
