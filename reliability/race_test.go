@@ -192,6 +192,11 @@ func TestEscapeSymlinkSwapRaceCodeIndex(t *testing.T) {
 		t.Skip(err)
 	}
 	s := startServer(t, f.ws, nil)
+	// Indexed before the swapping starts (a call waits for the build), so
+	// that the index holds race/a.go whatever the walk would have met.
+	if r := s.call("code_index", map[string]any{"action": "search", "query": "Target"}); !strings.Contains(r.Content, "race/a.go") {
+		t.Fatalf("race/a.go is not indexed: %s", short(r.Content, 300))
+	}
 	sw := startSwapper(t, filepath.Join(f.ws, "race"), filepath.Join(f.ws, "race.alt"))
 	calls := []map[string]any{
 		{"action": "search", "query": "Target"},
