@@ -410,33 +410,39 @@ func (ix *Index) build(ctx context.Context) error {
 			cached, cachedSkips = cd.byRel, cd.skipped
 		}
 	}
-	jobs := make(chan job, 512)
+	// Jobs go in batches: a file that did not change costs an lstat, not
+	// much more than a channel operation and a wake-up.
+	const batch = 32
+	jobs := make(chan []job, 16)
 	var found, done atomic.Int64
 	var changed atomic.Bool
 	changed.Store(cached == nil)
 	progress := ix.opts.Progress
 	var wg sync.WaitGroup
 	seen := make(map[string]bool)
-	var seenMu sync.Mutex
+	var seenMu sync.Mutex // guards seen and pending
+	pending := make([]job, 0, batch)
 	for range ix.opts.Workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			x := newExtractor()
 			defer x.Close()
-			for j := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				var ks *skipStat
-				if st, ok := cachedSkips[j.rel]; ok {
-					ks = &st
-				}
-				if ix.indexFile(x, j, cached[j.rel], ks) {
-					changed.Store(true)
-				}
-				if n := done.Add(1); progress != nil && n%256 == 0 {
-					progress(int(n), int(found.Load()), false)
+			for js := range jobs {
+				for _, j := range js {
+					if ctx.Err() != nil {
+						break
+					}
+					var ks *skipStat
+					if st, ok := cachedSkips[j.rel]; ok {
+						ks = &st
+					}
+					if ix.indexFile(x, j, cached[j.rel], ks) {
+						changed.Store(true)
+					}
+					if n := done.Add(1); progress != nil && n%256 == 0 {
+						progress(int(n), int(found.Load()), false)
+					}
 				}
 			}
 		}()
@@ -453,15 +459,29 @@ func (ix *Index) build(ctx context.Context) error {
 		}
 		seenMu.Lock()
 		seen[e.Rel] = true
+		pending = append(pending, job{rel: e.Rel, abs: e.Abs, lang: l})
+		var full []job
+		if len(pending) == batch {
+			full, pending = pending, make([]job, 0, batch)
+		}
 		seenMu.Unlock()
 		found.Add(1)
+		if full == nil {
+			return nil
+		}
 		select {
-		case jobs <- job{rel: e.Rel, abs: e.Abs, lang: l}:
+		case jobs <- full:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	})
+	if len(pending) > 0 && walkErr == nil {
+		select {
+		case jobs <- pending:
+		case <-ctx.Done():
+		}
+	}
 	close(jobs)
 	wg.Wait()
 	if walkErr == nil {

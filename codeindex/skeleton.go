@@ -206,6 +206,7 @@ type skelOut struct {
 	fixes []rangeFix
 	crow  uint32 // the point at the end of buf
 	ccol  uint32
+	hint  int // the piece of the last point mapped
 }
 
 // seg is one piece of a skeleton: buf[c:] comes from the file at byte o,
@@ -217,7 +218,7 @@ type seg struct {
 
 func (k *skelOut) reset() {
 	k.buf, k.segs, k.fixes = k.buf[:0], k.segs[:0], k.fixes[:0]
-	k.crow, k.ccol = 0, 0
+	k.crow, k.ccol, k.hint = 0, 0, 0
 }
 
 func (k *skelOut) add(piece []byte, o uint32, opt sitter.Point) {
@@ -240,10 +241,24 @@ func (k *skelOut) toFile(r *sitter.Range) {
 }
 
 func (k *skelOut) point(b uint32, p sitter.Point, end bool) (uint32, sitter.Point) {
-	i := sort.Search(len(k.segs), func(i int) bool { return k.segs[i].c > b || end && k.segs[i].c == b }) - 1
-	if i < 0 {
-		return b, p
+	// The piece of b: the last one starting before b (at b for a start).
+	// Captures come mostly in order: try the piece of the last one first.
+	before := func(i int) bool { // piece i starts before b (at b for a start)
+		return k.segs[i].c < b || !end && k.segs[i].c == b
 	}
+	in := func(i int) bool { return before(i) && (i+1 == len(k.segs) || !before(i+1)) }
+	i := k.hint
+	switch {
+	case i < len(k.segs) && in(i):
+	case i+1 < len(k.segs) && in(i+1):
+		i++
+	default:
+		i = sort.Search(len(k.segs), func(i int) bool { return !before(i) }) - 1
+		if i < 0 {
+			return b, p
+		}
+	}
+	k.hint = i
 	g := &k.segs[i]
 	if p.Row == g.cpt.Row {
 		p = sitter.Point{Row: g.opt.Row, Column: g.opt.Column + p.Column - g.cpt.Column}
