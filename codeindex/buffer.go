@@ -42,7 +42,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 		old = b.tree
 	}
 	tree, err := ix.bufx.parse(context.Background(), l, src, old)
-	var syms []Symbol
+	var syms []def
 	if old != nil {
 		switch {
 		case err != nil:
@@ -55,7 +55,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 			tree, err = ix.bufx.parse(context.Background(), l, src, nil)
 		default:
 			var ok bool
-			if syms, ok = ix.bufx.changedDefs(l, old, tree, src, rel, edit, b.syms); !ok {
+			if syms, ok = ix.bufx.changedDefs(l, old, tree, src, edit, b.syms); !ok {
 				syms = nil
 			}
 		}
@@ -66,7 +66,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 		return err
 	}
 	if syms == nil {
-		syms = ix.bufx.definitions(l, tree, src, rel)
+		syms = ix.bufx.treeDefs(l, tree, src)
 	}
 	ix.buffers[rel] = &buffer{version: version, src: src, tree: tree, lang: l, syms: syms}
 	ix.mu.Lock()

@@ -295,7 +295,7 @@ func decodeCache(raw []byte, root string) (cd *cacheData, err error) {
 		if n > uint64(len(data)) {
 			return nil, errCorrupt
 		}
-		f.syms = make([]Symbol, n)
+		f.syms = make([]def, n)
 		line := int64(0)
 		for i := range f.syms {
 			s := &f.syms[i]
@@ -306,7 +306,6 @@ func decodeCache(raw []byte, root string) (cd *cacheData, err error) {
 			}
 			s.Kind = Kind(d.s[d.off])
 			d.off++
-			s.Path = f.rel
 			nl := line + d.varint()
 			s.NameRange.Start = Pos{uint32(nl), d.u32()}
 			s.NameRange.End = Pos{uint32(nl + d.varint()), d.u32()}

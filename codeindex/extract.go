@@ -82,7 +82,7 @@ type rawDef struct {
 // what holds them, where the language can tell (see Language.skeleton):
 // the skeleton's text is parsed and queried in one cgo call, and the
 // captures mapped back to the file.
-func (x *extractor) skeletonDefs(l *Language, src []byte, path string) ([]Symbol, error) {
+func (x *extractor) skeletonDefs(l *Language, src []byte) ([]def, error) {
 	p, err := x.parser(l)
 	if err != nil {
 		return nil, err
@@ -97,12 +97,12 @@ func (x *extractor) skeletonDefs(l *Language, src []byte, path string) ([]Symbol
 		return nil, err
 	}
 	if !sk {
-		return x.collect(l, src, path, nil), nil
+		return x.collect(l, src, nil), nil
 	}
 	for i := range x.caps {
 		x.sk.toFile(&x.caps[i].rng)
 	}
-	return x.collect(l, src, path, x.sk.fixes), nil
+	return x.collect(l, src, x.sk.fixes), nil
 }
 
 func (l *Language) defDepth() uint32 {
@@ -114,8 +114,13 @@ func (l *Language) defDepth() uint32 {
 
 // definitions runs the definitions query of l on tree.
 func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path string) []Symbol {
+	return symbols(x.treeDefs(l, tree, src), path)
+}
+
+// treeDefs runs the definitions query of l on tree.
+func (x *extractor) treeDefs(l *Language, tree *sitter.Tree, src []byte) []def {
 	x.caps = runQuery(x.qc, l.defs, tree, l.defDepth(), x.caps)
-	return x.collect(l, src, path, nil)
+	return x.collect(l, src, nil)
 }
 
 // changedDefs returns the definitions of tree, an incremental parse of
@@ -124,7 +129,7 @@ func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path
 // or that the parse made anew (changedSpans), and the definitions after
 // the edit move with it. ok is false when a definition of prev crosses a
 // boundary of those spans (the caller then queries the whole tree).
-func (x *extractor) changedDefs(l *Language, old, tree *sitter.Tree, src []byte, path string, e sitter.EditInput, prev []Symbol) (syms []Symbol, ok bool) {
+func (x *extractor) changedDefs(l *Language, old, tree *sitter.Tree, src []byte, e sitter.EditInput, prev []def) (syms []def, ok bool) {
 	spans := changedSpans(old, tree, e)
 	if spans == nil || len(spans) > 32 {
 		return nil, false
@@ -159,7 +164,7 @@ func (x *extractor) changedDefs(l *Language, old, tree *sitter.Tree, src []byte,
 			return nil, false
 		}
 	}
-	syms = make([]Symbol, 0, len(prev)+8)
+	syms = make([]def, 0, len(prev)+8)
 	for _, s := range prev {
 		in := false
 		for _, r := range olds {
@@ -191,11 +196,11 @@ func (x *extractor) changedDefs(l *Language, old, tree *sitter.Tree, src []byte,
 			continue
 		}
 		x.caps = runQueryRange(x.qc, l.defs, tree, l.defDepth(), s.lo, s.hi, x.caps)
-		syms = append(syms, x.collect(l, src, path, nil)...)
+		syms = append(syms, x.collect(l, src, nil)...)
 		sorted = false
 	}
 	if !sorted {
-		sort.SliceStable(syms, func(i, j int) bool { return posLess(syms[i].NameRange.Start, syms[j].NameRange.Start) })
+		slices.SortStableFunc(syms, cmpNameStart)
 	}
 	return syms, true
 }
@@ -204,7 +209,7 @@ var changedDefsRuns atomic.Int64 // for tests
 
 // collect makes the definitions of a file from the captures of its
 // definitions query (x.caps), moving ends by fixes.
-func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeFix) []Symbol {
+func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
 	// The names and containers go into one string per file (x.text, then
 	// text): one allocation instead of one per string.
 	raw := x.raw[:0]
@@ -283,7 +288,7 @@ func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeF
 		}
 		return cmp.Compare(b.end, a.end)
 	})
-	syms := make([]Symbol, 0, len(raw))
+	syms := make([]def, 0, len(raw))
 	stack := x.stack[:0]
 	for i := range raw {
 		d := &raw[i]
@@ -313,27 +318,29 @@ func (x *extractor) collect(l *Language, src []byte, path string, fixes []rangeF
 		case kind == KindVariable && isAllCaps(d.name) && l.capsConstants:
 			kind = KindConstant
 		}
-		syms = append(syms, Symbol{
+		syms = append(syms, def{
 			Name:      d.name,
 			Kind:      kind,
 			Container: container,
-			Path:      path,
 			Range:     toRange(d.rng),
 			NameRange: toRange(d.nameRng),
 		})
 	}
 	clear(stack)
 	x.stack = stack[:0]
-	slices.SortStableFunc(syms, func(a, b Symbol) int {
-		if a.NameRange.Start == b.NameRange.Start {
-			return 0
-		}
-		if posLess(a.NameRange.Start, b.NameRange.Start) {
-			return -1
-		}
-		return 1
-	})
+	slices.SortStableFunc(syms, cmpNameStart)
 	return syms
+}
+
+// cmpNameStart orders definitions by the start of their names.
+func cmpNameStart(a, b def) int {
+	if a.NameRange.Start == b.NameRange.Start {
+		return 0
+	}
+	if posLess(a.NameRange.Start, b.NameRange.Start) {
+		return -1
+	}
+	return 1
 }
 
 // references runs the references query of l on tree. When want is not

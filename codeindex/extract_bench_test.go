@@ -39,7 +39,7 @@ func BenchmarkSkeleton(b *testing.B) {
 	b.SetBytes(int64(n))
 	for b.Loop() {
 		for _, src := range files {
-			x.skeletonDefs(l, src, "x.go")
+			x.skeletonDefs(l, src)
 		}
 	}
 }

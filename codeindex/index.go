@@ -109,8 +109,46 @@ type fileEntry struct {
 	size  int64
 	mtime int64 // UnixNano of the disk file
 	crc   uint32
-	syms  []Symbol
+	syms  []def
 	open  bool // from an editor buffer, not the disk
+}
+
+// def is a stored definition: a Symbol without its path (the file's) and
+// without Signature and Doc (filled in for the symbols a query returns),
+// two strings instead of five (the index holds hundreds of thousands).
+type def struct {
+	Name, Container  string
+	Range, NameRange Range
+	Kind             Kind
+}
+
+func (d *def) symbol(path string) Symbol {
+	return Symbol{Name: d.Name, Kind: d.Kind, Container: d.Container, Path: path, Range: d.Range, NameRange: d.NameRange}
+}
+
+// symbols returns the definitions of a file as symbols.
+func symbols(defs []def, path string) []Symbol {
+	if defs == nil {
+		return nil
+	}
+	out := make([]Symbol, len(defs))
+	for i := range defs {
+		out[i] = defs[i].symbol(path)
+	}
+	return out
+}
+
+// defsOf returns symbols as stored definitions.
+func defsOf(syms []Symbol) []def {
+	if syms == nil {
+		return nil
+	}
+	out := make([]def, len(syms))
+	for i := range syms {
+		s := &syms[i]
+		out[i] = def{Name: s.Name, Container: s.Container, Range: s.Range, NameRange: s.NameRange, Kind: s.Kind}
+	}
+	return out
 }
 
 type nameEntry struct {
@@ -124,7 +162,9 @@ type symRef struct {
 	i int32
 }
 
-func (r symRef) sym() *Symbol { return &r.f.syms[r.i] }
+func (r symRef) def() *def { return &r.f.syms[r.i] }
+
+func (r symRef) sym() Symbol { return r.f.syms[r.i].symbol(r.f.rel) }
 
 // New returns an index of ws; Start builds it.
 func New(ws *workspace.Workspace, opts Options) *Index {
@@ -569,7 +609,7 @@ func (ix *Index) indexFile(x *extractor, j job, c *fileEntry, ks *skipStat) bool
 		ix.mu.Unlock()
 		return ks == nil || ks.size != size || ks.mtime != mtime
 	}
-	syms, err := x.skeletonDefs(j.lang, src, j.rel)
+	syms, err := x.skeletonDefs(j.lang, src)
 	if err != nil {
 		ix.drop(j.rel, false)
 		return c != nil
@@ -789,5 +829,5 @@ type buffer struct {
 	src     []byte
 	tree    *sitter.Tree
 	lang    *Language
-	syms    []Symbol // its definitions
+	syms    []def // its definitions
 }

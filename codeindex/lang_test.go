@@ -102,7 +102,8 @@ func describeFile(t *testing.T, l *Language, name string, src []byte) string {
 	}
 	// A skeleton parse, where the language has one, finds the same definitions.
 	if l.skeleton != nil {
-		sk, err := x.skeletonDefs(l, src, name)
+		sd, err := x.skeletonDefs(l, src)
+		sk := symbols(sd, name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -70,8 +70,7 @@ func (ix *Index) Search(q SearchQuery) []Match {
 	nsyms := 0
 	consider := func(ne *nameEntry, t Tier) {
 		if len(ne.syms) == 0 || (prefix != "" || q.Kind != 0) && !slices.ContainsFunc(ne.syms, func(r symRef) bool {
-			s := r.sym()
-			return inPath(s.Path, prefix) && (q.Kind == 0 || s.Kind == q.Kind)
+			return inPath(r.f.rel, prefix) && (q.Kind == 0 || r.def().Kind == q.Kind)
 		}) {
 			return
 		}
@@ -135,8 +134,8 @@ func (ix *Index) Search(q SearchQuery) []Match {
 	for _, c := range cands {
 		start := len(out)
 		for _, r := range c.ne.syms {
-			if s := r.sym(); inPath(s.Path, prefix) && (q.Kind == 0 || s.Kind == q.Kind) {
-				out = append(out, Match{Symbol: *s, Tier: c.tier})
+			if d := r.def(); inPath(r.f.rel, prefix) && (q.Kind == 0 || d.Kind == q.Kind) {
+				out = append(out, Match{Symbol: d.symbol(r.f.rel), Tier: c.tier})
 			}
 		}
 		group := out[start:]
@@ -317,8 +316,8 @@ func (ix *Index) Definition(name, from string) []Symbol {
 	var out []Symbol
 	collect := func(ne *nameEntry) {
 		for _, r := range ne.syms {
-			if s := r.sym(); container == "" || s.Container == container || strings.HasSuffix(s.Container, "."+container) {
-				out = append(out, *s)
+			if d := r.def(); container == "" || d.Container == container || strings.HasSuffix(d.Container, "."+container) {
+				out = append(out, d.symbol(r.f.rel))
 			}
 		}
 	}
@@ -378,7 +377,7 @@ func (ix *Index) Outline(p string) (syms []Symbol, ok bool) {
 		ix.mu.RUnlock()
 		return nil, false
 	}
-	syms = append([]Symbol(nil), f.syms...)
+	syms = symbols(f.syms, f.rel)
 	ix.mu.RUnlock()
 	ix.fill(syms)
 	return syms, true
@@ -436,7 +435,10 @@ func (ix *Index) Definitions() []Symbol {
 	sort.Strings(rels)
 	out := make([]Symbol, 0, n)
 	for _, rel := range rels {
-		out = append(out, ix.files[rel].syms...)
+		f := ix.files[rel]
+		for i := range f.syms {
+			out = append(out, f.syms[i].symbol(rel))
+		}
 	}
 	ix.mu.RUnlock()
 	return out

@@ -236,7 +236,7 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 	for i, f := range files {
 		for _, s := range f.syms {
 			if sc := score[key{int32(i), s.Name}]; sc > 0 {
-				ranked = append(ranked, Ranked{Symbol: s, Score: sc})
+				ranked = append(ranked, Ranked{Symbol: s.symbol(f.rel), Score: sc})
 			}
 		}
 	}
