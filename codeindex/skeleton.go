@@ -112,8 +112,8 @@ func goSkeleton(out *skelOut, src []byte) bool {
 				}
 			default:
 				switch {
-				case st == sName && depth == stAt:
-					next = sSig
+				case (st == sName || st == sFunc) && depth == stAt:
+					next = sSig // the name of a method or function
 				case depth > 0 && stack[depth-1] == 'i':
 					next, nextAt = sParams, depth // an interface method's name (or an embedded type)
 				}
