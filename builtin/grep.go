@@ -225,6 +225,7 @@ type grepState struct {
 	mu       sync.Mutex
 	searches int
 	tables   map[[2]bool]*textsearch.Table
+	deny     uint64 // the deny list version the tables were walked with
 	cancel   func()
 }
 
@@ -232,7 +233,9 @@ type grepStateKey struct{}
 
 // grepTable returns the session's table for opts, or nil on its first search.
 func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Table {
-	st := s.Attach(grepStateKey{}, func() any { return &grepState{tables: map[[2]bool]*textsearch.Table{}} }).(*grepState)
+	st := s.Attach(grepStateKey{}, func() any {
+		return &grepState{tables: map[[2]bool]*textsearch.Table{}, deny: s.WS.DenyVersion()}
+	}).(*grepState)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.searches++
@@ -248,6 +251,12 @@ func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Tab
 				t.Invalidate(path)
 			}
 		})
+	}
+	if v := s.WS.DenyVersion(); v != st.deny {
+		// The deny list changed: the tables' file lists may hold files now
+		// denied (or lack files allowed again); walk afresh.
+		clear(st.tables)
+		st.deny = v
 	}
 	key := [2]bool{opts.Hidden, opts.IncludeIgnored}
 	t := st.tables[key]
