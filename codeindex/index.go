@@ -364,6 +364,10 @@ func lowerASCII(s string) string {
 type job struct {
 	rel, abs string
 	lang     *Language
+	// An lstat made while the cache was loading (stated), and whether it
+	// succeeded.
+	st             syscall.Stat_t
+	stated, statOK bool
 }
 
 // install puts the entries of a cache into the index at once (before the
@@ -441,22 +445,29 @@ func (ix *Index) install(cd *cacheData) {
 }
 
 func (ix *Index) build(ctx context.Context) error {
+	// The cache loads while the walk lists the files and the workers stat
+	// them; they compare and index once it is in.
 	var cached map[string]*fileEntry
 	var cachedSkips map[string]skipStat
-	if !ix.opts.NoCache {
-		// A missing, old or corrupt cache means a full build.
-		if cd, err := ix.loadCache(); err == nil {
-			ix.install(cd)
-			cached, cachedSkips = cd.byRel, cd.skipped
-		}
+	cacheReady := make(chan struct{})
+	if ix.opts.NoCache {
+		close(cacheReady)
+	} else {
+		go func() {
+			defer close(cacheReady)
+			// A missing, old or corrupt cache means a full build.
+			if cd, err := ix.loadCache(); err == nil {
+				ix.install(cd)
+				cached, cachedSkips = cd.byRel, cd.skipped
+			}
+		}()
 	}
 	// Jobs go in batches: a file that did not change costs an lstat, not
 	// much more than a channel operation and a wake-up.
 	const batch = 32
-	jobs := make(chan []job, 16)
+	work := make(chan []job, 256)
 	var found, done atomic.Int64
 	var changed atomic.Bool
-	changed.Store(cached == nil)
 	progress := ix.opts.Progress
 	var wg sync.WaitGroup
 	seen := make(map[string]bool)
@@ -468,11 +479,14 @@ func (ix *Index) build(ctx context.Context) error {
 			defer wg.Done()
 			x := newExtractor()
 			defer x.Close()
-			for js := range jobs {
-				for _, j := range js {
+			ready := false
+			var backlog [][]job
+			index := func(js []job) {
+				for i := range js {
 					if ctx.Err() != nil {
-						break
+						return
 					}
+					j := &js[i]
 					var ks *skipStat
 					if st, ok := cachedSkips[j.rel]; ok {
 						ks = &st
@@ -484,6 +498,32 @@ func (ix *Index) build(ctx context.Context) error {
 						progress(int(n), int(found.Load()), false)
 					}
 				}
+			}
+			for js := range work {
+				if !ready {
+					select {
+					case <-cacheReady:
+						ready = true
+					default:
+					}
+				}
+				if !ready { // stat now, compare later
+					for i := range js {
+						j := &js[i]
+						j.stated, j.statOK = true, syscall.Lstat(j.abs, &j.st) == nil
+					}
+					backlog = append(backlog, js)
+					continue
+				}
+				for _, b := range backlog {
+					index(b)
+				}
+				backlog = nil
+				index(js)
+			}
+			<-cacheReady
+			for _, b := range backlog {
+				index(b)
 			}
 		}()
 	}
@@ -510,7 +550,7 @@ func (ix *Index) build(ctx context.Context) error {
 			return nil
 		}
 		select {
-		case jobs <- full:
+		case work <- full:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
@@ -518,12 +558,16 @@ func (ix *Index) build(ctx context.Context) error {
 	})
 	if len(pending) > 0 && walkErr == nil {
 		select {
-		case jobs <- pending:
+		case work <- pending:
 		case <-ctx.Done():
 		}
 	}
-	close(jobs)
+	close(work)
 	wg.Wait()
+	<-cacheReady
+	if cached == nil {
+		changed.Store(true)
+	}
 	if walkErr == nil {
 		walkErr = ctx.Err()
 	}
@@ -574,10 +618,13 @@ func (ix *Index) build(ctx context.Context) error {
 // file skipped as binary or minified: when the file did not change it
 // stays skipped. It reports whether the file's entry differs from the
 // cache's.
-func (ix *Index) indexFile(x *extractor, j job, c *fileEntry, ks *skipStat) bool {
+func (ix *Index) indexFile(x *extractor, j *job, c *fileEntry, ks *skipStat) bool {
 	if c != nil || ks != nil {
-		var st syscall.Stat_t
-		if err := syscall.Lstat(j.abs, &st); err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		st, ok := &j.st, j.statOK
+		if !j.stated {
+			ok = syscall.Lstat(j.abs, st) == nil
+		}
+		if ok && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
 			switch {
 			case c != nil && st.Size == c.size && st.Mtim.Nano() == c.mtime:
 				ix.reused.Add(1)
@@ -744,7 +791,7 @@ func (ix *Index) dirChanged(rel, abs string) {
 	defer x.Close()
 	ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{NoStat: true}, func(e workspace.WalkEntry) error {
 		if l := LanguageFor(e.Rel); l != nil && !e.IsDir && e.Mode.IsRegular() {
-			ix.indexFile(x, job{rel: e.Rel, abs: e.Abs, lang: l}, nil, nil)
+			ix.indexFile(x, &job{rel: e.Rel, abs: e.Abs, lang: l}, nil, nil)
 		}
 		return nil
 	})
@@ -786,7 +833,7 @@ func (ix *Index) fileChanged(rel, abs string) {
 	if ix.bufx == nil {
 		ix.bufx = newExtractor()
 	}
-	ix.indexFile(ix.bufx, job{rel: rel, abs: abs, lang: l}, nil, nil)
+	ix.indexFile(ix.bufx, &job{rel: rel, abs: abs, lang: l}, nil, nil)
 	ix.bufMu.Unlock()
 }
 
