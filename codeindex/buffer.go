@@ -2,7 +2,6 @@ package codeindex
 
 import (
 	"bytes"
-	"context"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -34,39 +33,39 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	}
 	// The buffer keeps the text's bytes without a copy: nothing writes them.
 	src := unsafe.Slice(unsafe.StringData(text), len(text))
-	var old *sitter.Tree
+	var old ctree
 	var edit sitter.EditInput
 	if b != nil {
 		edit = diffEdit(b.src, src)
-		b.tree.Edit(edit)
+		b.tree.edit(edit)
 		old = b.tree
 	}
-	tree, err := ix.bufx.parse(context.Background(), l, src, old)
+	tree, err := ix.bufx.parseTree(l, src, old)
 	var syms []def
-	if old != nil {
+	if b != nil {
 		switch {
 		case err != nil:
-		case tree.RootNode().HasError():
+		case tree.hasError():
 			// Error recovery may take another path in an incremental parse
 			// than in a fresh one; the definitions of a buffer must be those
 			// of a fresh parse of its text, so a tree with errors is parsed
 			// afresh.
-			tree.Close()
-			tree, err = ix.bufx.parse(context.Background(), l, src, nil)
+			tree.close()
+			tree, err = ix.bufx.parseTree(l, src, ctree{})
 		default:
 			var ok bool
 			if syms, ok = ix.bufx.changedDefs(l, old, tree, src, edit, b.syms); !ok {
 				syms = nil
 			}
 		}
-		old.Close()
+		old.close()
 	}
 	if err != nil {
 		delete(ix.buffers, rel)
 		return err
 	}
 	if syms == nil {
-		syms = ix.bufx.treeDefs(l, tree, src)
+		syms = ix.bufx.treeDefs(l, tree.root(), src)
 	}
 	ix.buffers[rel] = &buffer{version: version, src: src, tree: tree, lang: l, syms: syms}
 	ix.mu.Lock()
@@ -84,7 +83,7 @@ func (ix *Index) CloseBuffer(path string) {
 	ix.bufMu.Lock()
 	b := ix.buffers[rel]
 	if b != nil {
-		b.tree.Close()
+		b.tree.close()
 		delete(ix.buffers, rel)
 		ix.mu.Lock()
 		if f := ix.files[rel]; f != nil && f.open {

@@ -32,6 +32,9 @@ void ts_query_cursor_set_max_start_depth(TSQueryCursor *self, uint32_t max_start
 void ts_query_cursor_exec(TSQueryCursor *self, const TSQuery *query, TSNode node);
 bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
 TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
+typedef struct { uint32_t start_byte, old_end_byte, new_end_byte; TSPoint start_point, old_end_point, new_end_point; } TSInputEdit;
+void ts_tree_edit(TSTree *self, const TSInputEdit *edit);
+bool ts_node_has_error(TSNode self);
 TSNode ts_tree_root_node(const TSTree *self);
 void ts_tree_delete(TSTree *self);
 uint32_t ts_node_start_byte(TSNode self);
@@ -247,25 +250,74 @@ type capture struct {
 // cursor, query and node are taken from the first field of the binding's
 // structs (QueryCursor.c, Query.c, Node.c); TestLanguages and the recall
 // test check the results.
-func runQuery(qc *sitter.QueryCursor, q *sitter.Query, tree *sitter.Tree, depth uint32, buf []capture) []capture {
-	root := tree.RootNode()
-	cqc := *(**C.TSQueryCursor)(unsafe.Pointer(qc))
-	cq := *(**C.TSQuery)(unsafe.Pointer(q))
-	cnode := *(*C.TSNode)(unsafe.Pointer(root)) // a copy: Node also holds a Go pointer
-	var n C.uint32_t
-	out := C.agentls_run(cqc, cq, &cnode, C.uint32_t(depth), &n)
-	return copyCaptures(out, n, buf)
+func runQuery(qc *sitter.QueryCursor, q *sitter.Query, root node, depth uint32, buf []capture) []capture {
+	return runQueryRange(qc, q, root, depth, 0, math.MaxUint32, buf)
 }
 
 // runQueryRange is runQuery for the matches within bytes [lo, hi).
-func runQueryRange(qc *sitter.QueryCursor, q *sitter.Query, tree *sitter.Tree, depth, lo, hi uint32, buf []capture) []capture {
-	root := tree.RootNode()
+func runQueryRange(qc *sitter.QueryCursor, q *sitter.Query, root node, depth, lo, hi uint32, buf []capture) []capture {
 	cqc := *(**C.TSQueryCursor)(unsafe.Pointer(qc))
 	cq := *(**C.TSQuery)(unsafe.Pointer(q))
-	cnode := *(*C.TSNode)(unsafe.Pointer(root))
+	cnode := root.c
 	var n C.uint32_t
 	out := C.agentls_run_range(cqc, cq, &cnode, C.uint32_t(depth), C.uint32_t(lo), C.uint32_t(hi), &n)
 	return copyCaptures(out, n, buf)
+}
+
+// node is a node of a C tree (the root a query runs from).
+type node struct{ c C.TSNode }
+
+// rootOf returns the root of a tree of the binding.
+func rootOf(t *sitter.Tree) node {
+	return node{*(*C.TSNode)(unsafe.Pointer(t.RootNode()))} // a copy: Node also holds a Go pointer
+}
+
+// ctree is a syntax tree the index owns (an editor buffer's): the C tree
+// itself, parsed from the buffer's bytes where they are (the binding
+// copies the text to C memory for each parse and sets a finalizer on each
+// tree). The zero ctree is no tree.
+type ctree struct{ c *C.TSTree }
+
+func (t ctree) root() node { return node{C.ts_tree_root_node(t.c)} }
+
+func (t ctree) hasError() bool { return bool(C.ts_node_has_error(C.ts_tree_root_node(t.c))) }
+
+func (t ctree) edit(e sitter.EditInput) {
+	ce := C.TSInputEdit{
+		start_byte:    C.uint32_t(e.StartIndex),
+		old_end_byte:  C.uint32_t(e.OldEndIndex),
+		new_end_byte:  C.uint32_t(e.NewEndIndex),
+		start_point:   C.TSPoint{row: C.uint32_t(e.StartPoint.Row), column: C.uint32_t(e.StartPoint.Column)},
+		old_end_point: C.TSPoint{row: C.uint32_t(e.OldEndPoint.Row), column: C.uint32_t(e.OldEndPoint.Column)},
+		new_end_point: C.TSPoint{row: C.uint32_t(e.NewEndPoint.Row), column: C.uint32_t(e.NewEndPoint.Column)},
+	}
+	C.ts_tree_edit(t.c, &ce)
+}
+
+// close frees the tree (once).
+func (t ctree) close() {
+	if t.c != nil {
+		C.ts_tree_delete(t.c)
+	}
+}
+
+// parseTree parses src with l, reusing old (edited) when it is a tree.
+// The parser reads src during the call only.
+func (x *extractor) parseTree(l *Language, src []byte, old ctree) (ctree, error) {
+	p, err := x.parser(l)
+	if err != nil {
+		return ctree{}, err
+	}
+	cp := *(**C.TSParser)(unsafe.Add(unsafe.Pointer(p), parserC))
+	ptr := (*C.char)(unsafe.Pointer(&emptyText[0]))
+	if len(src) > 0 {
+		ptr = (*C.char)(unsafe.Pointer(unsafe.SliceData(src)))
+	}
+	t := C.ts_parser_parse_string(cp, old.c, ptr, C.uint32_t(len(src)))
+	if t == nil {
+		return ctree{}, errNoTree
+	}
+	return ctree{t}, nil
 }
 
 // span is a part of a file: bytes [lo, hi), points [lop, hip).
@@ -278,9 +330,8 @@ type span struct {
 // after edit e) that a new definitions query must cover, in order: the
 // edit with the children of the root that touch it, and the children
 // that the parse made anew. nil means the C side ran out of memory.
-func changedSpans(old, nu *sitter.Tree, e sitter.EditInput) []span {
-	co := *(**C.TSTree)(unsafe.Pointer(*(**sitter.BaseTree)(unsafe.Pointer(old))))
-	cn := *(**C.TSTree)(unsafe.Pointer(*(**sitter.BaseTree)(unsafe.Pointer(nu))))
+func changedSpans(old, nu ctree, e sitter.EditInput) []span {
+	co, cn := old.c, nu.c
 	edit := C.agentls_span_t{
 		lo:  C.uint32_t(e.StartIndex),
 		hi:  C.uint32_t(e.NewEndIndex),

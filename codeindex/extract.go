@@ -114,12 +114,12 @@ func (l *Language) defDepth() uint32 {
 
 // definitions runs the definitions query of l on tree.
 func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path string) []Symbol {
-	return symbols(x.treeDefs(l, tree, src), path)
+	return symbols(x.treeDefs(l, rootOf(tree), src), path)
 }
 
-// treeDefs runs the definitions query of l on tree.
-func (x *extractor) treeDefs(l *Language, tree *sitter.Tree, src []byte) []def {
-	x.caps = runQuery(x.qc, l.defs, tree, l.defDepth(), x.caps)
+// treeDefs runs the definitions query of l on the tree of root.
+func (x *extractor) treeDefs(l *Language, root node, src []byte) []def {
+	x.caps = runQuery(x.qc, l.defs, root, l.defDepth(), x.caps)
 	return x.collect(l, src, nil)
 }
 
@@ -129,7 +129,7 @@ func (x *extractor) treeDefs(l *Language, tree *sitter.Tree, src []byte) []def {
 // or that the parse made anew (changedSpans), and the definitions after
 // the edit move with it. ok is false when a definition of prev crosses a
 // boundary of those spans (the caller then queries the whole tree).
-func (x *extractor) changedDefs(l *Language, old, tree *sitter.Tree, src []byte, e sitter.EditInput, prev []def) (syms []def, ok bool) {
+func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitter.EditInput, prev []def) (syms []def, ok bool) {
 	spans := changedSpans(old, tree, e)
 	if spans == nil || len(spans) > 32 {
 		return nil, false
@@ -195,7 +195,7 @@ func (x *extractor) changedDefs(l *Language, old, tree *sitter.Tree, src []byte,
 		if s.lo >= s.hi {
 			continue
 		}
-		x.caps = runQueryRange(x.qc, l.defs, tree, l.defDepth(), s.lo, s.hi, x.caps)
+		x.caps = runQueryRange(x.qc, l.defs, tree.root(), l.defDepth(), s.lo, s.hi, x.caps)
 		syms = append(syms, x.collect(l, src, nil)...)
 		sorted = false
 	}
@@ -343,15 +343,15 @@ func cmpNameStart(a, b def) int {
 	return 1
 }
 
-// references runs the references query of l on tree. When want is not
+// references runs the references query of l on the tree of root. When want is not
 // empty only references to that name are returned. Positions in defs (the
 // names of definitions) are not references.
-func (x *extractor) references(l *Language, tree *sitter.Tree, src []byte, path, want string, defs []Symbol) []Ref {
+func (x *extractor) references(l *Language, root node, src []byte, path, want string, defs []Symbol) []Ref {
 	isDef := make(map[Pos]bool, len(defs))
 	for _, d := range defs {
 		isDef[d.NameRange.Start] = true
 	}
-	x.caps = runQuery(x.qc, l.refs, tree, anyDepth, x.caps)
+	x.caps = runQuery(x.qc, l.refs, root, anyDepth, x.caps)
 	var refs []Ref
 	seen := make(map[uint32]bool)
 	for i := 0; i < len(x.caps); {

@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	sitter "github.com/smacker/go-tree-sitter"
-
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -248,7 +246,7 @@ func (ix *Index) Close() error {
 	ix.wg.Wait()
 	ix.bufMu.Lock()
 	for _, b := range ix.buffers {
-		b.tree.Close()
+		b.tree.close()
 	}
 	ix.buffers = map[string]*buffer{}
 	if ix.bufx != nil {
@@ -874,7 +872,7 @@ func (ix *Index) Watch() {
 type buffer struct {
 	version int32
 	src     []byte
-	tree    *sitter.Tree
+	tree    ctree
 	lang    *Language
 	syms    []def // its definitions
 }

@@ -97,7 +97,7 @@ func describeFile(t *testing.T, l *Language, name string, src []byte) string {
 		}
 		b.WriteString("\n")
 	}
-	for _, r := range x.references(l, tree, src, name, "", defs) {
+	for _, r := range x.references(l, rootOf(tree), src, name, "", defs) {
 		fmt.Fprintf(&b, "ref %d %s %s\n", r.Range.Start.Line+1, r.Kind, r.Name)
 	}
 	// A skeleton parse, where the language has one, finds the same definitions.

@@ -530,7 +530,7 @@ func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
 						continue
 					}
 					defs := x.definitions(c.lang, tree, src, c.rel)
-					results[k] = x.references(c.lang, tree, src, c.rel, name, defs)
+					results[k] = x.references(c.lang, rootOf(tree), src, c.rel, name, defs)
 					tree.Close()
 				}
 			}()
@@ -561,8 +561,8 @@ func (ix *Index) bufferRefs(rel, name string) ([]Ref, bool) {
 	if !containsWord(b.src, []byte(name)) {
 		return nil, true
 	}
-	defs := ix.bufx.definitions(b.lang, b.tree, b.src, rel)
-	return ix.bufx.references(b.lang, b.tree, b.src, rel, name, defs), true
+	defs := symbols(ix.bufx.treeDefs(b.lang, b.tree.root(), b.src), rel)
+	return ix.bufx.references(b.lang, b.tree.root(), b.src, rel, name, defs), true
 }
 
 // containsWord reports whether w occurs in src as a whole identifier.
