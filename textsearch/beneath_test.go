@@ -15,11 +15,9 @@ import (
 // window of a check-then-use race, made deterministic). Neither a search
 // over walked files nor the resident table may read the outside files; nor
 // may a file swapped for a symlink.
+// (Both ways of opening beneath the folder, openat2 and openat one
+// component at a time, are tested in workspace.)
 func TestReadsStayBeneathRoot(t *testing.T) {
-	modes := []struct {
-		name      string
-		noOpenat2 bool
-	}{{"openat2", false}, {"openat", true}}
 	swaps := []struct {
 		name string
 		swap func(t *testing.T, ws string)
@@ -30,13 +28,9 @@ func TestReadsStayBeneathRoot(t *testing.T) {
 			swapForLink(t, filepath.Join(ws, "a", "b", "f.txt"), "../../../out/b/f.txt")
 		}},
 	}
-	for _, m := range modes {
+	{
 		for _, sw := range swaps {
-			t.Run(m.name+"/"+sw.name, func(t *testing.T) {
-				old := noOpenat2.Load()
-				noOpenat2.Store(m.noOpenat2)
-				t.Cleanup(func() { noOpenat2.Store(old) })
-
+			t.Run(sw.name, func(t *testing.T) {
 				base, err := filepath.EvalSymlinks(t.TempDir())
 				if err != nil {
 					t.Fatal(err)
@@ -131,25 +125,5 @@ func TestRootOf(t *testing.T) {
 		if root != c.root || ok != c.ok {
 			t.Errorf("rootOf(%q, %q) = %q, %v; want %q, %v", c.abs, c.rel, root, ok, c.root, c.ok)
 		}
-	}
-}
-
-func TestOpenDirBeneathRefuses(t *testing.T) {
-	for _, no := range []bool{false, true} {
-		old := noOpenat2.Load()
-		noOpenat2.Store(no)
-		base := t.TempDir()
-		os.MkdirAll(filepath.Join(base, "ws", "d"), 0o755)
-		os.MkdirAll(filepath.Join(base, "out"), 0o755)
-		os.Symlink("d", filepath.Join(base, "ws", "inlink"))
-		os.Symlink("../out", filepath.Join(base, "ws", "outlink"))
-		d := newDirReader()
-		for _, rel := range []string{"../out/x", "d/../../out/x", "./d/x", "d//x", "inlink/x", "outlink/x"} {
-			if fd, err := d.open(filepath.Join(base, "ws"), rel); err == nil {
-				t.Errorf("noOpenat2=%v: %s opened (fd %d)", no, rel, fd)
-			}
-		}
-		d.close()
-		noOpenat2.Store(old)
 	}
 }

@@ -4,187 +4,22 @@ package textsearch
 
 import (
 	"errors"
-	"strings"
-	"sync/atomic"
 
-	"golang.org/x/sys/unix"
+	"github.com/agentls/agentls/workspace"
 )
 
-// minReadBuf is the smallest read buffer: most source files fit.
-const minReadBuf = 256 << 10
+var errBadPath = errors.New("textsearch: path is not a clean path relative to its folder")
 
-// openFlags open a file for reading: never a symlink, never blocking on a
-// FIFO.
-const openFlags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK
-
-// dirFlags open a directory to resolve names in: never a symlink.
-const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC | unix.O_NOFOLLOW
-
-// dirReader reads the files of a workspace folder without ever leaving it.
-// It holds a descriptor of the folder and one of the directory it read
-// from last, opened beneath the folder's descriptor with no symlink
-// followed (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, or openat with
-// O_NOFOLLOW one component at a time); a file is then opened by its name
-// relative to that directory's descriptor, again without following a
-// symlink. Nothing is opened by absolute path below the folder, so a
-// directory swapped for a symlink after the walk saw it cannot lead a read
-// outside, and the kernel resolves one component per file: the walk hands
-// a worker the files of one directory in a row.
-//
-// A dirReader belongs to one goroutine at a time.
-type dirReader struct {
-	root   string // the folder rootFD is open on; "" none
-	rootFD int    // -1: none
-	dir    string // directory of fd, relative to root ("" the root itself)
-	fd     int    // -1: none; rootFD when dir == ""
-}
-
-func newDirReader() *dirReader { return &dirReader{rootFD: -1, fd: -1} }
-
-// read reads the file f (Abs, Rel, Size), which lies in the folder that
-// Abs minus Rel names, into buf.
-func (d *dirReader) read(f File, buf []byte) ([]byte, error) {
+// readFile reads the file f (Abs, Rel, Size), which lies in the folder that
+// Abs minus Rel names, into buf, beneath that folder (see
+// workspace.FileReader).
+func readFile(d *workspace.FileReader, f File, buf []byte) ([]byte, error) {
 	root, ok := rootOf(f.Abs, f.Rel)
 	if !ok {
 		return buf, errBadPath
 	}
-	return d.readAt(root, f.Rel, f.Size, buf)
+	return d.ReadAt(root, f.Rel, f.Size, buf)
 }
-
-// readAt reads the file rel (clean, '/'-separated) of the folder root into
-// buf; size is a hint for the buffer.
-func (d *dirReader) readAt(root, rel string, size int64, buf []byte) ([]byte, error) {
-	fd, err := d.open(root, rel)
-	if err != nil {
-		return buf, err
-	}
-	defer unix.Close(fd)
-	return readFD(fd, size, buf)
-}
-
-// open opens the file rel (clean, '/'-separated, relative) of the folder
-// root for reading.
-func (d *dirReader) open(root, rel string) (int, error) {
-	dfd, name, err := d.dirOf(root, rel)
-	if err != nil {
-		return -1, err
-	}
-	for {
-		fd, err := unix.Openat(dfd, name, openFlags, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
-}
-
-// stat returns the size and mtime (Unix ns) of the regular file rel of the
-// folder root; ok is false when it is missing or not a regular file.
-func (d *dirReader) stat(root, rel string) (size, mtime int64, ok bool) {
-	dfd, name, err := d.dirOf(root, rel)
-	if err != nil {
-		return 0, 0, false
-	}
-	var st unix.Stat_t
-	if unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return 0, 0, false
-	}
-	return st.Size, st.Mtim.Nano(), true
-}
-
-// dirOf returns a descriptor of rel's directory, opened beneath root, and
-// rel's last element.
-func (d *dirReader) dirOf(root, rel string) (int, string, error) {
-	dir, name := "", rel
-	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		dir, name = rel[:i], rel[i+1:]
-	}
-	if !validName(name) {
-		return -1, "", errBadPath
-	}
-	if d.fd >= 0 && dir == d.dir && root == d.root {
-		return d.fd, name, nil
-	}
-	if root != d.root || d.rootFD < 0 {
-		d.close()
-		fd, err := openRetry(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
-		if err != nil {
-			return -1, "", err
-		}
-		d.root, d.rootFD = root, fd
-	}
-	d.closeDir()
-	if dir == "" {
-		d.dir, d.fd = "", d.rootFD
-		return d.fd, name, nil
-	}
-	fd, err := openDirBeneath(d.rootFD, dir)
-	if err != nil {
-		return -1, "", err
-	}
-	d.dir, d.fd = dir, fd
-	return fd, name, nil
-}
-
-// openDirBeneath opens the directory rel (clean, relative, '/'-separated)
-// beneath the directory rootFD, following no symlink on the way and never
-// leaving rootFD: every component must be a directory inside the previous
-// one.
-func openDirBeneath(rootFD int, rel string) (int, error) {
-	if !validRel(rel) {
-		return -1, errBadPath
-	}
-	if fd, err := openat2Dir(rootFD, rel); !errors.Is(err, errNoOpenat2) {
-		return fd, err
-	}
-	fd := rootFD
-	for rel != "" {
-		var name string
-		name, rel, _ = strings.Cut(rel, "/")
-		next, err := unix.Openat(fd, name, dirFlags, 0)
-		for err == unix.EINTR {
-			next, err = unix.Openat(fd, name, dirFlags, 0)
-		}
-		if fd != rootFD {
-			unix.Close(fd)
-		}
-		if err != nil {
-			return -1, err
-		}
-		fd = next
-	}
-	return fd, nil
-}
-
-// noOpenat2 is set once openat2 turns out to be missing (Linux before 5.6)
-// or refused (a seccomp filter that predates it), and on systems other than
-// Linux.
-var noOpenat2 atomic.Bool
-
-// errNoOpenat2 from openat2Dir: walk component by component instead.
-var errNoOpenat2 = errors.New("openat2 unavailable")
-
-// validRel reports whether rel is a non-empty relative '/'-separated path
-// of names (see validName).
-func validRel(rel string) bool {
-	for {
-		name, rest, more := strings.Cut(rel, "/")
-		if !validName(name) {
-			return false
-		}
-		if !more {
-			return true
-		}
-		rel = rest
-	}
-}
-
-// validName reports whether name is a name in a directory: not empty, not
-// "." or "..", no separator.
-func validName(name string) bool {
-	return name != "" && name != "." && name != ".." && !strings.ContainsRune(name, '/')
-}
-
-var errBadPath = errors.New("textsearch: path is not a clean path relative to its folder")
 
 // rootOf is the folder that abs lies in when rel is its path relative to
 // that folder: abs minus "/"+rel.
@@ -197,63 +32,4 @@ func rootOf(abs, rel string) (string, bool) {
 		root = "/"
 	}
 	return root, true
-}
-
-func openRetry(path string, flags int) (int, error) {
-	for {
-		fd, err := unix.Open(path, flags, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
-}
-
-// closeDir releases the directory descriptor (not the folder's).
-func (d *dirReader) closeDir() {
-	if d.fd >= 0 && d.fd != d.rootFD {
-		unix.Close(d.fd)
-	}
-	d.dir, d.fd = "", -1
-}
-
-// close releases both descriptors.
-func (d *dirReader) close() {
-	d.closeDir()
-	if d.rootFD >= 0 {
-		unix.Close(d.rootFD)
-	}
-	d.root, d.rootFD = "", -1
-}
-
-// readFD reads the open file fd to its end into buf.
-func readFD(fd int, size int64, buf []byte) ([]byte, error) {
-	if want := int(size) + 1; cap(buf) < want {
-		buf = make([]byte, 0, max(want, minReadBuf))
-	}
-	statted := false
-	for {
-		if len(buf) == cap(buf) {
-			// Larger than the buffer: grow once to the file's size.
-			want := 2 * cap(buf)
-			var st unix.Stat_t
-			if !statted && unix.Fstat(fd, &st) == nil && int(st.Size) >= len(buf) {
-				want = int(st.Size) + 1
-			}
-			statted = true
-			nb := make([]byte, len(buf), want)
-			copy(nb, buf)
-			buf = nb
-		}
-		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return buf, err
-		}
-		if n == 0 {
-			return buf, nil
-		}
-		buf = buf[:len(buf)+n]
-	}
 }

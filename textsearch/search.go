@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // Mode is what a search prints.
@@ -95,7 +97,7 @@ func Search(ctx context.Context, q Query, src Source) (string, error) {
 	err := src(bctx, s.file)
 	close(s.workers) // every call of s.file has returned
 	for w := range s.workers {
-		w.dr.close()
+		w.dr.Close()
 	}
 	if ctx.Err() != nil {
 		return "", ErrCancelled
@@ -143,7 +145,7 @@ type entry struct {
 type worker struct {
 	sc  *scanner
 	buf []byte
-	dr  *dirReader
+	dr  *workspace.FileReader
 }
 
 // file searches one file; called concurrently.
@@ -155,19 +157,19 @@ func (s *search) file(f File) {
 	select {
 	case w = <-s.workers:
 	default:
-		w = &worker{sc: s.q.Pattern.newScanner(), dr: newDirReader()}
+		w = &worker{sc: s.q.Pattern.newScanner(), dr: workspace.NewFileReader()}
 	}
 	defer func() {
 		select {
 		case s.workers <- w:
 		default:
-			w.dr.close()
+			w.dr.Close()
 		}
 	}()
 	data := f.Text
 	if data == nil {
 		var err error
-		data, err = w.dr.read(f, w.buf[:0])
+		data, err = readFile(w.dr, f, w.buf[:0])
 		if cap(data) > cap(w.buf) && cap(data) <= 16<<20 {
 			w.buf = data[:0]
 		}

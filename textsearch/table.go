@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // WalkFunc lists every file and directory of a workspace folder that a
@@ -214,8 +216,8 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 			go func() {
 				defer wg.Done()
 				var buf []byte
-				dr := newDirReader()
-				defer dr.close()
+				dr := workspace.NewFileReader()
+				defer dr.Close()
 				for ctx.Err() == nil {
 					lo := int(next.Add(run) - run)
 					if lo >= len(files) {
@@ -251,8 +253,8 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 // looked at and read only through dr, beneath the folder's root: never by
 // its absolute path, which a directory swapped for a symlink since the walk
 // could lead outside.
-func (t *Table) content(f *tableFile, dr *dirReader, buf *[]byte) ([]byte, bool) {
-	size, mtime, ok := dr.stat(t.root, f.rel)
+func (t *Table) content(f *tableFile, dr *workspace.FileReader, buf *[]byte) ([]byte, bool) {
+	size, mtime, ok := dr.Stat(t.root, f.rel)
 	if !ok {
 		return nil, false
 	}
@@ -267,13 +269,13 @@ func (t *Table) content(f *tableFile, dr *dirReader, buf *[]byte) ([]byte, bool)
 	keep := t.budget > 0 && size <= maxCachedFile && time.Since(time.Unix(0, mtime)) > racyWindow &&
 		t.cached.Load()+size <= t.budget
 	if !keep {
-		data, err := dr.readAt(t.root, f.rel, size, (*buf)[:0])
+		data, err := dr.ReadAt(t.root, f.rel, size, (*buf)[:0])
 		if cap(data) > cap(*buf) && cap(data) <= 16<<20 {
 			*buf = data[:0]
 		}
 		return data, err == nil
 	}
-	data, err := dr.readAt(t.root, f.rel, size, make([]byte, 0, size+1))
+	data, err := dr.ReadAt(t.root, f.rel, size, make([]byte, 0, size+1))
 	if err != nil {
 		return nil, false
 	}

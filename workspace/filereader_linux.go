@@ -1,4 +1,4 @@
-package textsearch
+package workspace
 
 import "golang.org/x/sys/unix"
 

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package textsearch
+package workspace
 
 // openat2Dir: only Linux has openat2; openDirBeneath walks component by
 // component instead.
