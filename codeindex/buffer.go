@@ -42,6 +42,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	}
 	tree, err := ix.bufx.parseTree(l, src, old)
 	var syms []def
+	var ids []uintptr
 	if b != nil {
 		switch {
 		case err != nil:
@@ -54,7 +55,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 			tree, err = ix.bufx.parseTree(l, src, ctree{})
 		default:
 			var ok bool
-			if syms, ok = ix.bufx.changedDefs(l, old, tree, src, edit, b.syms); !ok {
+			if syms, ids, ok = ix.bufx.changedDefs(l, old, tree, src, edit, b.syms, b.ids); !ok {
 				syms = nil
 			}
 		}
@@ -67,7 +68,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	if syms == nil {
 		syms = ix.bufx.treeDefs(l, tree.root(), src)
 	}
-	ix.buffers[rel] = &buffer{version: version, src: src, tree: tree, lang: l, syms: syms}
+	ix.buffers[rel] = &buffer{version: version, src: src, tree: tree, lang: l, syms: syms, ids: ids}
 	ix.mu.Lock()
 	delete(ix.skipped, rel)
 	ix.setFileLocked(rel, &fileEntry{rel: rel, lang: l, size: int64(len(src)), syms: syms, open: true})

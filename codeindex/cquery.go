@@ -128,40 +128,72 @@ static int agentls_cmp_span(const void *a, const void *b) {
 	return x < y ? -1 : x > y;
 }
 
-static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentls_span_t edit, uint32_t *n) {
+static const void **agentls_child_ids(const TSTree *t, uint32_t *n) {
 	*n = 0;
-	size_t cap = 256, nids = 0;
+	size_t cap = 256, m = 0;
 	const void **ids = malloc(cap * sizeof *ids);
-	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(old));
-	if (ts_tree_cursor_goto_first_child(&c)) {
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
+	if (ids && ts_tree_cursor_goto_first_child(&c)) {
 		do {
-			if (ids && nids == cap) {
+			if (m == cap) {
 				cap *= 2;
 				const void **grown = realloc(ids, cap * sizeof *ids);
 				if (!grown) {
 					free(ids);
+					ids = NULL;
+					break;
 				}
 				ids = grown;
 			}
-			if (ids) {
-				ids[nids++] = ts_tree_cursor_current_node(&c).id;
-			}
+			ids[m++] = ts_tree_cursor_current_node(&c).id;
 		} while (ts_tree_cursor_goto_next_sibling(&c));
 	}
 	ts_tree_cursor_delete(&c);
-	if (!ids) {
-		return NULL;
+	if (ids) {
+		qsort(ids, m, sizeof *ids, agentls_cmp_id);
+		*n = m;
 	}
-	qsort(ids, nids, sizeof *ids, agentls_cmp_id);
-	size_t scap = 8, m = 0;
+	return ids;
+}
+
+// oldIds (nold, sorted), when not NULL, are the ids of the children of
+// old's root before the edit (those of the previous call's *newIds: the
+// edit changes the ids of nodes that touch it only); else they are read
+// from old. *newIds gets the sorted ids of the children of nu's root (the
+// caller frees them).
+static agentls_span_t *agentls_spans(const TSTree *old, const uintptr_t *oldIds, uint32_t nold, const TSTree *nu, agentls_span_t edit, uint32_t *n, uintptr_t **newIds, uint32_t *nnew) {
+	*n = 0;
+	*newIds = NULL;
+	*nnew = 0;
+	const void **ids = (const void **)oldIds;
+	uint32_t nids = nold;
+	if (!ids) {
+		ids = agentls_child_ids(old, &nids);
+		if (!ids) {
+			return NULL;
+		}
+	}
+	size_t scap = 8, m = 0, icap = nids + 16, ni = 0;
 	agentls_span_t *out = malloc(scap * sizeof *out);
+	const void **nids_out = malloc(icap * sizeof *nids_out);
 	if (out) {
 		out[m++] = edit;
 	}
-	c = ts_tree_cursor_new(ts_tree_root_node(nu));
-	if (out && ts_tree_cursor_goto_first_child(&c)) {
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(nu));
+	if (out && nids_out && ts_tree_cursor_goto_first_child(&c)) {
 		do {
 			TSNode k = ts_tree_cursor_current_node(&c);
+			if (ni == icap) {
+				icap *= 2;
+				const void **g = realloc(nids_out, icap * sizeof *nids_out);
+				if (!g) {
+					free(nids_out);
+					nids_out = NULL;
+					break;
+				}
+				nids_out = g;
+			}
+			nids_out[ni++] = k.id;
 			uint32_t s = ts_node_start_byte(k), e = ts_node_end_byte(k);
 			bool touches = s <= edit.hi && e >= edit.lo;
 			if (!touches && ts_node_child_count(k) == 0 && (!ts_node_is_named(k) || ts_node_is_extra(k))) {
@@ -184,10 +216,17 @@ static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentl
 		} while (ts_tree_cursor_goto_next_sibling(&c));
 	}
 	ts_tree_cursor_delete(&c);
-	free(ids);
-	if (!out) {
+	if (ids != (const void **)oldIds) {
+		free((void *)ids);
+	}
+	if (!out || !nids_out) {
+		free(out);
+		free(nids_out);
 		return NULL;
 	}
+	qsort(nids_out, ni, sizeof *nids_out, agentls_cmp_id);
+	*newIds = (uintptr_t *)nids_out;
+	*nnew = ni;
 	qsort(out, m, sizeof *out, agentls_cmp_span);
 	size_t j = 0;
 	for (size_t i = 1; i < m; i++) {
@@ -329,26 +368,34 @@ type span struct {
 // changedSpans returns the parts of tree nu (an incremental parse of old
 // after edit e) that a new definitions query must cover, in order: the
 // edit with the children of the root that touch it, and the children
-// that the parse made anew. nil means the C side ran out of memory.
-func changedSpans(old, nu ctree, e sitter.EditInput) []span {
-	co, cn := old.c, nu.c
+// that the parse made anew. oldIDs, when not nil, are the ids of old's
+// root children before the edit (the previous call's newIDs); newIDs are
+// those of nu. nil spans mean the C side ran out of memory.
+func changedSpans(old, nu ctree, e sitter.EditInput, oldIDs []uintptr) (spans []span, newIDs []uintptr) {
 	edit := C.agentls_span_t{
 		lo:  C.uint32_t(e.StartIndex),
 		hi:  C.uint32_t(e.NewEndIndex),
 		lop: C.TSPoint{row: C.uint32_t(e.StartPoint.Row), column: C.uint32_t(e.StartPoint.Column)},
 		hip: C.TSPoint{row: C.uint32_t(e.NewEndPoint.Row), column: C.uint32_t(e.NewEndPoint.Column)},
 	}
-	var n C.uint32_t
-	out := C.agentls_spans(co, cn, edit, &n)
+	var ids *C.uintptr_t
+	if len(oldIDs) > 0 {
+		ids = (*C.uintptr_t)(unsafe.Pointer(unsafe.SliceData(oldIDs)))
+	}
+	var n, nnew C.uint32_t
+	var cnew *C.uintptr_t
+	out := C.agentls_spans(old.c, ids, C.uint32_t(len(oldIDs)), nu.c, edit, &n, &cnew, &nnew)
 	if out == nil {
-		return nil
+		return nil, nil
 	}
 	defer C.free(unsafe.Pointer(out))
-	spans := make([]span, n)
+	defer C.free(unsafe.Pointer(cnew))
+	spans = make([]span, n)
 	for i, s := range unsafe.Slice(out, int(n)) {
 		spans[i] = span{uint32(s.lo), uint32(s.hi), Pos{uint32(s.lop.row), uint32(s.lop.column)}, Pos{uint32(s.hip.row), uint32(s.hip.column)}}
 	}
-	return spans
+	newIDs = append([]uintptr(nil), unsafe.Slice((*uintptr)(unsafe.Pointer(cnew)), int(nnew))...)
+	return spans, newIDs
 }
 
 // parserC is the offset of the C parser in the binding's Parser (a field

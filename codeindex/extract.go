@@ -129,10 +129,10 @@ func (x *extractor) treeDefs(l *Language, root node, src []byte) []def {
 // or that the parse made anew (changedSpans), and the definitions after
 // the edit move with it. ok is false when a definition of prev crosses a
 // boundary of those spans (the caller then queries the whole tree).
-func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitter.EditInput, prev []def) (syms []def, ok bool) {
-	spans := changedSpans(old, tree, e)
+func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitter.EditInput, prev []def, oldIDs []uintptr) (syms []def, ids []uintptr, ok bool) {
+	spans, ids := changedSpans(old, tree, e, oldIDs)
 	if spans == nil || len(spans) > 32 {
-		return nil, false
+		return nil, ids, false
 	}
 	start := Pos{e.StartPoint.Row, e.StartPoint.Column}
 	oldEnd := Pos{e.OldEndPoint.Row, e.OldEndPoint.Column}
@@ -161,7 +161,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 		case !posLess(s.lop, newEnd): // after it
 			olds[i] = Range{unshift(s.lop), unshift(s.hip)}
 		default:
-			return nil, false
+			return nil, ids, false
 		}
 	}
 	syms = make([]def, 0, len(prev)+8)
@@ -172,7 +172,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 				continue // apart (touching ends are apart)
 			}
 			if posLess(s.Range.Start, r.Start) || posLess(r.End, s.Range.End) {
-				return nil, false // across a boundary
+				return nil, ids, false // across a boundary
 			}
 			in = true
 			break
@@ -186,7 +186,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			s.NameRange = Range{shift(s.NameRange.Start), shift(s.NameRange.End)}
 			syms = append(syms, s)
 		default:
-			return nil, false
+			return nil, ids, false
 		}
 	}
 	changedDefsRuns.Add(1)
@@ -202,7 +202,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 	if !sorted {
 		slices.SortStableFunc(syms, cmpNameStart)
 	}
-	return syms, true
+	return syms, ids, true
 }
 
 var changedDefsRuns atomic.Int64 // for tests

@@ -874,5 +874,6 @@ type buffer struct {
 	src     []byte
 	tree    ctree
 	lang    *Language
-	syms    []def // its definitions
+	syms    []def     // its definitions
+	ids     []uintptr // of the root's children of tree, when known (see changedSpans)
 }
