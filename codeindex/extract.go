@@ -400,7 +400,7 @@ func (x *extractor) references(l *Language, root node, src []byte, path, want st
 
 // trimName returns the text of r, moving r past leading white space (some
 // grammars start a node at the end of the previous line).
-func trimName(src []byte, r *sitter.Range) string {
+func trimName(src []byte, r *sitter.Range) []byte {
 	b := src[r.StartByte:r.EndByte]
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
 		if b[0] == '\n' {
@@ -412,7 +412,7 @@ func trimName(src []byte, r *sitter.Range) string {
 		r.StartByte++
 		b = b[1:]
 	}
-	return string(bytes.TrimRight(b, " \t\r\n"))
+	return bytes.TrimRight(b, " \t\r\n")
 }
 
 func toRange(r sitter.Range) Range {

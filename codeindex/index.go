@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"unsafe"
 
 	"github.com/agentls/agentls/workspace"
 )
@@ -73,6 +74,8 @@ type Index struct {
 	byFirst [256][]*nameEntry // entries by the first byte of their lower-case name
 	empty   int
 	nsyms   int
+	slab    []nameEntry // see newEntry
+	arena   []byte
 	skipped map[string]bool // paths skipped as too large, minified or binary
 	// The size and mtime of files skipped as minified or binary (the cache
 	// keeps them, so that a start need not read them again).
@@ -152,6 +155,7 @@ func defsOf(syms []Symbol) []def {
 type nameEntry struct {
 	name, lower string
 	syms        []symRef
+	one         [1]symRef // syms of a name with one symbol (most): no allocation
 }
 
 // symRef is one symbol of a file entry.
@@ -315,14 +319,58 @@ func (ix *Index) setFileLocked(rel string, e *fileEntry) {
 	for i, s := range e.syms {
 		ne := ix.names[s.Name]
 		if ne == nil {
-			ne = &nameEntry{name: s.Name, lower: lowerASCII(s.Name)}
+			ne = ix.newEntry(s.Name)
 			ix.names[s.Name] = ne
 			ix.addEntry(ne)
 		} else if len(ne.syms) == 0 {
 			ix.empty--
 		}
+		if cap(ne.syms) == 0 {
+			ne.syms = ne.one[:0:1]
+		}
 		ne.syms = append(ne.syms, symRef{e, int32(i)})
 	}
+}
+
+// newEntry returns a new entry for name: entries come from slabs, and
+// their lower cases from a text arena, not one allocation each.
+func (ix *Index) newEntry(name string) *nameEntry {
+	if len(ix.slab) == 0 {
+		ix.slab = make([]nameEntry, 256)
+	}
+	ne := &ix.slab[0]
+	ix.slab = ix.slab[1:]
+	ne.name, ne.lower = name, ix.lower(name)
+	return ne
+}
+
+// lower returns s in lower case, made in the arena when it differs.
+func (ix *Index) lower(s string) string {
+	ascii, upper := true, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ascii = ascii && c < 0x80
+		upper = upper || c >= 'A' && c <= 'Z'
+	}
+	switch {
+	case !ascii:
+		return strings.ToLower(s)
+	case !upper:
+		return s
+	}
+	if cap(ix.arena)-len(ix.arena) < len(s) {
+		ix.arena = make([]byte, 0, max(16<<10, len(s)))
+	}
+	start := len(ix.arena)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		ix.arena = append(ix.arena, c)
+	}
+	b := ix.arena[start:]
+	return unsafe.String(unsafe.SliceData(b), len(b)) // the arena's bytes are never written again
 }
 
 func (ix *Index) addEntry(ne *nameEntry) {
