@@ -25,9 +25,16 @@
 // (documentSymbol), Map and Ranked (PageRank over references between
 // files), Definitions (every definition, for `agentls index`).
 //
-// Cost model: the cold build parses Go with function bodies and composite
-// literals left out (a skeleton: a seventh of the bytes) and runs only the
-// definitions query, in one cgo call per file, one parser per worker.
+// Cost model: the cold build parses Go with what holds no definition left
+// out (function bodies, composite literals, comments, imports, parameter
+// lists, constant values: a skeleton, a ninth of the bytes, parsed as
+// one compact text and mapped back) and runs only the definitions query,
+// parse and query in one cgo call per file, one parser per worker. A
+// start with the cache (cache.go) installs it in one piece while the walk
+// lists the files and the workers lstat them; only files whose size or
+// mtime changed are read. A buffer update reparses the buffer's tree
+// incrementally and queries only the root children the edit touches or
+// the parse made anew; the other definitions move with the edit.
 // References are found on demand: files containing the name are parsed in
 // full. Signatures and doc comments are read from the file for the symbols
 // a query returns. Positions are 0-based lines and byte columns (UTF-8).
