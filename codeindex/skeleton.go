@@ -509,8 +509,12 @@ func skipNumber(src []byte, off int) int {
 	return off
 }
 
-// bodyByte marks the bytes skipBody and skipGroup look at.
-var bodyByte = [256]bool{'{': true, '}': true, '(': true, ')': true, '[': true, ']': true, '"': true, '\'': true, '`': true, '/': true}
+// skipBytes marks the bytes skipTo looks at, by the bracket it matches.
+var skipBytes = [3][256]bool{
+	{'{': true, '}': true, '"': true, '\'': true, '`': true, '/': true},
+	{'(': true, ')': true, '"': true, '\'': true, '`': true, '/': true},
+	{'[': true, ']': true, '"': true, '\'': true, '`': true, '/': true},
+}
 
 // skipBody returns the offset of the brace closing the block whose
 // contents start at off, or -1.
@@ -523,9 +527,16 @@ func skipGroup(src []byte, off int) int { return skipTo(src, off, '(', ')') }
 func skipTo(src []byte, off int, open, close byte) int {
 	n := len(src)
 	depth := 0
+	look := &skipBytes[0]
+	switch open {
+	case '(':
+		look = &skipBytes[1]
+	case '[':
+		look = &skipBytes[2]
+	}
 	for off < n {
 		c := src[off]
-		if !bodyByte[c] {
+		if !look[c] {
 			off++
 			continue
 		}
