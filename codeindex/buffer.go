@@ -16,7 +16,7 @@ import (
 func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	rel, _ := ix.paths(path)
 	l := LanguageFor(rel)
-	if rel == "" || l == nil {
+	if rel == "" || l == nil || ix.ws.Denied(rel) {
 		return nil
 	}
 	ix.bufMu.Lock()

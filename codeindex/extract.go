@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // An extractor parses files and runs the tags queries. It owns one parser
@@ -25,6 +27,7 @@ type extractor struct {
 	stack   []*rawDef
 	text    []byte
 	buf     []byte // reused by read
+	fr      *workspace.FileReader
 }
 
 func newExtractor() *extractor {
@@ -41,6 +44,9 @@ func (x *extractor) Close() {
 	}
 	x.parsers = nil
 	x.qc.Close()
+	if x.fr != nil {
+		x.fr.Close()
+	}
 }
 
 func (x *extractor) parser(l *Language) (*sitter.Parser, error) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -101,7 +102,8 @@ type Index struct {
 	descMu sync.Mutex // guards desc; taken after mu
 	desc   map[descKey]descVal
 
-	parsed, reused atomic.Int64 // files parsed and files taken from the cache, all builds
+	parsed, reused atomic.Int64  // files parsed and files taken from the cache, all builds
+	denyVer        atomic.Uint64 // the workspace's deny list version the entries follow
 }
 
 type fileEntry struct {
@@ -174,7 +176,7 @@ func New(ws *workspace.Workspace, opts Options) *Index {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Index{
+	ix := &Index{
 		ws:        ws,
 		opts:      opts,
 		files:     make(map[string]*fileEntry),
@@ -187,6 +189,8 @@ func New(ws *workspace.Workspace, opts Options) *Index {
 		cancel:    cancel,
 		buffers:   make(map[string]*buffer),
 	}
+	ix.denyVer.Store(ws.DenyVersion()) // the build's walk leaves denied files out
+	return ix
 }
 
 type attachKey struct{}
@@ -263,6 +267,7 @@ func (ix *Index) Close() error {
 
 // Status reports the state and size of the index.
 func (ix *Index) Status() Status {
+	ix.followDeny()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	st := Status{State: ix.state, Files: len(ix.files), Symbols: ix.nsyms, Languages: map[string]int{}, Skipped: len(ix.skipped)}
@@ -609,6 +614,23 @@ func (ix *Index) build(ctx context.Context) error {
 		}
 	}
 	close(work)
+	if n := int(found.Load()); walkErr == nil && n >= 1024 {
+		// The walk is done long before the parsing: size the name table for
+		// what is coming (about 20 names a file) rather than grow it step by
+		// step.
+		ix.mu.Lock()
+		if want := 20 * n; len(ix.names) < want/4 {
+			names := make(map[string]*nameEntry, want)
+			for k, v := range ix.names {
+				names[k] = v
+			}
+			ix.names = names
+			ix.entries = slices.Grow(ix.entries, want-len(ix.entries))
+			ix.starts = slices.Grow(ix.starts, want-len(ix.starts))
+			ix.blob = slices.Grow(ix.blob, 12*want)
+		}
+		ix.mu.Unlock()
+	}
 	wg.Wait()
 	<-cacheReady
 	if cached == nil {
@@ -682,7 +704,7 @@ func (ix *Index) indexFile(x *extractor, j *job, c *fileEntry, ks *skipStat) boo
 	}
 	// The text goes into the extractor's buffer, reused from file to file:
 	// symbols copy what they keep.
-	src, size, mtime, err := x.read(j.abs)
+	src, size, mtime, err := x.read(ix.ws.Root(), j.rel)
 	if err != nil {
 		ix.drop(j.rel, err == errTooLarge)
 		return c != nil
@@ -738,58 +760,39 @@ func (ix *Index) putDisk(rel string, e *fileEntry) {
 
 var errTooLarge = errors.New("file over the size limit")
 
-// read reads a regular file from disk into the extractor's buffer (open,
-// fstat, read, close: a symlink is refused); the result is valid until
-// the next read. It returns the size and mtime of the file; errTooLarge
-// for a file over maxFileSize.
-func (x *extractor) read(abs string) (src []byte, size, mtime int64, err error) {
-	fd, err := syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
-	for err == syscall.EINTR {
-		fd, err = syscall.Open(abs, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
+// read reads a regular file of the folder root from disk into the
+// extractor's buffer, opened beneath root by descriptor (see
+// workspace.FileReader: no symlink, nothing outside, even after a directory
+// was swapped for a symlink); the result is valid until the next read. It
+// returns the size and mtime of the file; errTooLarge for a file over
+// maxFileSize.
+func (x *extractor) read(root, rel string) (src []byte, size, mtime int64, err error) {
+	if x.fr == nil {
+		x.fr = workspace.NewFileReader()
+	}
+	src, mtime, err = x.fr.Read(root, rel, maxFileSize, x.buf)
+	if cap(src) > cap(x.buf) {
+		x.buf = src[:0]
+	}
+	if errors.Is(err, workspace.ErrTooLarge) || len(src) > maxFileSize { // over the limit, or grew past it
+		return nil, 0, 0, errTooLarge
 	}
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	defer syscall.Close(fd)
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, 0, 0, err
-	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, 0, 0, errors.New("not a regular file")
-	}
-	if st.Size > maxFileSize {
-		return nil, 0, 0, errTooLarge
-	}
-	n := int(st.Size) + 1 // one more byte to see EOF
-	if cap(x.buf) < n {
-		x.buf = make([]byte, n+n/4)
-	}
-	buf := x.buf[:n]
-	got := 0
-	for got < n {
-		m, err := syscall.Read(fd, buf[got:])
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, 0, 0, err
-		}
-		if m == 0 {
-			break
-		}
-		got += m
-		if got == n { // the file grew
-			return nil, 0, 0, errTooLarge
-		}
-	}
-	return buf[:got], int64(got), st.Mtim.Nano(), nil
+	return src, int64(len(src)), mtime, nil
 }
 
-// readDisk reads a file from disk (not a buffer: buffers come through
-// UpdateBuffer).
-func readDisk(abs string) ([]byte, error) {
-	return os.ReadFile(abs)
+// readDisk reads the file rel from disk (not a buffer: buffers come through
+// UpdateBuffer), beneath the root; a denied file reads as missing.
+func (ix *Index) readDisk(rel string) ([]byte, error) {
+	if ix.ws.Denied(rel) {
+		return nil, fs.ErrNotExist
+	}
+	fr := workspace.NewFileReader()
+	defer fr.Close()
+	src, _, err := fr.Read(ix.ws.Root(), rel, 0, nil)
+	return src, err
 }
 
 // skip reports whether src is binary or minified.
@@ -825,6 +828,26 @@ func (ix *Index) FileChanged(path string) {
 	ix.notify(rel)
 }
 
+// followDeny applies a change of the workspace's secrets deny list: the
+// entries of files now denied go at once, and a walk in the background
+// brings back files allowed again (unchanged files keep their entries).
+// Queries call it first; it costs an atomic load when nothing changed.
+func (ix *Index) followDeny() {
+	v := ix.ws.DenyVersion()
+	old := ix.denyVer.Load()
+	if v == old || !ix.denyVer.CompareAndSwap(old, v) {
+		return
+	}
+	ix.mu.Lock()
+	for rel := range ix.files {
+		if ix.ws.Denied(rel) {
+			ix.setFileLocked(rel, nil)
+		}
+	}
+	ix.mu.Unlock()
+	ix.FileChanged(ix.ws.Root())
+}
+
 func (ix *Index) notify(rel string) {
 	if f := ix.opts.OnUpdate; f != nil && ix.ctx.Err() == nil {
 		f(rel)
@@ -837,7 +860,14 @@ func (ix *Index) dirChanged(rel, abs string) {
 	defer x.Close()
 	ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{NoStat: true}, func(e workspace.WalkEntry) error {
 		if l := LanguageFor(e.Rel); l != nil && !e.IsDir && e.Mode.IsRegular() {
-			ix.indexFile(x, &job{rel: e.Rel, abs: e.Abs, lang: l}, nil, nil)
+			// A file whose size and mtime did not change keeps its entry.
+			ix.mu.RLock()
+			c := ix.files[e.Rel]
+			ix.mu.RUnlock()
+			if c != nil && c.open {
+				return nil
+			}
+			ix.indexFile(x, &job{rel: e.Rel, abs: e.Abs, lang: l}, c, nil)
 		}
 		return nil
 	})
@@ -851,6 +881,9 @@ func (ix *Index) fileChanged(rel, abs string) {
 		return
 	}
 	st, err := os.Lstat(abs)
+	if err == nil && ix.ws.Denied(rel) {
+		err = fs.ErrNotExist // on the secrets deny list: as if it were gone
+	}
 	if err != nil {
 		// Gone: the file, or everything under the directory.
 		ix.mu.Lock()

@@ -42,6 +42,7 @@ type Match struct {
 // in order) matches; within a tier shorter names first, and for one name
 // types and functions before fields and variables.
 func (ix *Index) Search(q SearchQuery) []Match {
+	ix.followDeny()
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 50
@@ -234,7 +235,7 @@ func (ix *Index) textOf(rel string) []byte {
 	if b != nil {
 		return b.src
 	}
-	src, err := readDisk(ix.abs(rel))
+	src, err := ix.readDisk(rel)
 	if err != nil {
 		return nil
 	}
@@ -308,6 +309,7 @@ func inPath(rel, prefix string) bool {
 // those of its directory. With no exact match, a case-insensitive one is
 // tried.
 func (ix *Index) Definition(name, from string) []Symbol {
+	ix.followDeny()
 	container := ""
 	if i := strings.LastIndexAny(name, ".:"); i > 0 && i < len(name)-1 {
 		container, name = strings.TrimRight(name[:i], ".:"), name[i+1:]
@@ -370,6 +372,7 @@ func sortNear[T any](items []T, from string, key func(*T) (string, Pos)) {
 // after their container); Nest makes a tree of them. ok is false when the
 // file is not indexed.
 func (ix *Index) Outline(p string) (syms []Symbol, ok bool) {
+	ix.followDeny()
 	rel, _ := ix.paths(p)
 	ix.mu.RLock()
 	f := ix.files[rel]
@@ -425,6 +428,7 @@ func contains(outer, inner Range) bool {
 // Definitions returns every definition of the index, by path then position
 // (for `agentls index`).
 func (ix *Index) Definitions() []Symbol {
+	ix.followDeny()
 	ix.mu.RLock()
 	rels := make([]string, 0, len(ix.files))
 	n := 0
@@ -456,6 +460,7 @@ type RefQuery struct {
 // full (open buffers use their tree) and their references query run, the
 // asking file and its directory first, until Limit references are found.
 func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
+	ix.followDeny()
 	name := q.Name
 	if i := strings.LastIndexAny(name, ".:"); i >= 0 && i < len(name)-1 {
 		name = name[i+1:]
@@ -518,7 +523,7 @@ func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
 						results[k] = refs
 						continue
 					}
-					src, err := readDisk(ix.abs(c.rel))
+					src, err := ix.readDisk(c.rel)
 					if err != nil || !containsWord(src, needle) {
 						continue
 					}

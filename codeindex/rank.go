@@ -408,7 +408,7 @@ func (ix *Index) source(f *fileEntry) []byte {
 			return b.src
 		}
 	}
-	src, err := readDisk(ix.abs(f.rel))
+	src, err := ix.readDisk(f.rel)
 	if err != nil {
 		return nil
 	}
@@ -419,6 +419,7 @@ func (ix *Index) source(f *fileEntry) []byte {
 // lines: files in order of their best symbol, each followed by its
 // symbols with line numbers and signatures.
 func (ix *Index) Map(ctx context.Context, path string, lines int) (string, error) {
+	ix.followDeny()
 	ranked, err := ix.Ranked(ctx, path)
 	if err != nil {
 		return "", err
