@@ -614,7 +614,13 @@ func (ix *Index) build(ctx context.Context) error {
 		}
 	}
 	close(work)
-	if n := int(found.Load()); walkErr == nil && n >= 1024 {
+	cold := false
+	select {
+	case <-cacheReady:
+		cold = cached == nil
+	default: // a cache is loading
+	}
+	if n := int(found.Load()); cold && walkErr == nil && n >= 1024 {
 		// The walk is done long before the parsing: size the name table for
 		// what is coming (about 20 names a file) rather than grow it step by
 		// step.
