@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"unsafe"
 
 	"github.com/agentls/agentls/workspace"
@@ -415,10 +414,32 @@ func lowerASCII(s string) string {
 type job struct {
 	rel, abs string
 	lang     *Language
-	// An lstat made while the cache was loading (stated), and whether it
-	// succeeded.
-	st             syscall.Stat_t
+	// A stat made while the cache was loading (stated): the size and mtime
+	// of a regular file (statOK).
+	size, mtime    int64
 	stated, statOK bool
+}
+
+// stat returns the size and mtime of the regular file j, by its name in
+// its directory's descriptor (see workspace.FileReader: the kernel
+// resolves one component; a batch comes sorted by directory).
+func (x *extractor) stat(root string, j *job) (size, mtime int64, ok bool) {
+	if x.fr == nil {
+		x.fr = workspace.NewFileReader()
+	}
+	return x.fr.Stat(root, j.rel)
+}
+
+// byDir orders a batch of jobs by directory (stably), so that a worker's
+// FileReader opens each directory once.
+func byDir(js []job) {
+	dir := func(rel string) string {
+		if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+			return rel[:i]
+		}
+		return ""
+	}
+	slices.SortStableFunc(js, func(a, b job) int { return strings.Compare(dir(a.rel), dir(b.rel)) })
 }
 
 // install puts the entries of a cache into the index at once (before the
@@ -531,6 +552,7 @@ func (ix *Index) build(ctx context.Context) error {
 			x := newExtractor()
 			defer x.Close()
 			ready := false
+			root := ix.ws.Root()
 			var backlog [][]job
 			index := func(js []job) {
 				for i := range js {
@@ -561,7 +583,8 @@ func (ix *Index) build(ctx context.Context) error {
 				if !ready { // stat now, compare later
 					for i := range js {
 						j := &js[i]
-						j.stated, j.statOK = true, syscall.Lstat(j.abs, &j.st) == nil
+						j.size, j.mtime, j.statOK = x.stat(root, j)
+						j.stated = true
 					}
 					backlog = append(backlog, js)
 					continue
@@ -600,6 +623,7 @@ func (ix *Index) build(ctx context.Context) error {
 		if full == nil {
 			return nil
 		}
+		byDir(full) // the parallel walkers interleave their directories
 		select {
 		case work <- full:
 			return nil
@@ -608,6 +632,7 @@ func (ix *Index) build(ctx context.Context) error {
 		}
 	})
 	if len(pending) > 0 && walkErr == nil {
+		byDir(pending)
 		select {
 		case work <- pending:
 		case <-ctx.Done():
@@ -694,18 +719,17 @@ func (ix *Index) build(ctx context.Context) error {
 // cache's.
 func (ix *Index) indexFile(x *extractor, j *job, c *fileEntry, ks *skipStat) bool {
 	if c != nil || ks != nil {
-		st, ok := &j.st, j.statOK
+		size, mtime, ok := j.size, j.mtime, j.statOK
 		if !j.stated {
-			ok = syscall.Lstat(j.abs, st) == nil
+			size, mtime, ok = x.stat(ix.ws.Root(), j)
 		}
-		if ok && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
-			switch {
-			case c != nil && st.Size == c.size && st.Mtim.Nano() == c.mtime:
-				ix.reused.Add(1)
-				return false
-			case ks != nil && st.Size == ks.size && st.Mtim.Nano() == ks.mtime:
-				return false // still skipped (install marked it)
-			}
+		switch {
+		case !ok:
+		case c != nil && size == c.size && mtime == c.mtime:
+			ix.reused.Add(1)
+			return false
+		case ks != nil && size == ks.size && mtime == ks.mtime:
+			return false // still skipped (install marked it)
 		}
 	}
 	// The text goes into the extractor's buffer, reused from file to file:
