@@ -819,9 +819,17 @@ func (ix *Index) readDisk(rel string) ([]byte, error) {
 	if ix.ws.Denied(rel) {
 		return nil, fs.ErrNotExist
 	}
+	// A buffer of the indexed size (the reader's default is 256 KiB, most
+	// of it cleared for nothing: a search reads a file per result).
+	var buf []byte
+	ix.mu.RLock()
+	if f := ix.files[rel]; f != nil && !f.open {
+		buf = make([]byte, 0, f.size+1)
+	}
+	ix.mu.RUnlock()
 	fr := workspace.NewFileReader()
 	defer fr.Close()
-	src, _, err := fr.Read(ix.ws.Root(), rel, 0, nil)
+	src, _, err := fr.Read(ix.ws.Root(), rel, 0, buf)
 	return src, err
 }
 
