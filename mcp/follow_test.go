@@ -10,9 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/registry"
-	"github.com/agentls/agentls/workspace"
 )
 
 type echoTool struct{ name string }
@@ -27,37 +25,6 @@ func (e echoTool) Execute(_ context.Context, args json.RawMessage) (string, erro
 	var a struct{ Text string }
 	json.Unmarshal(args, &a)
 	return "echo " + a.Text, nil
-}
-
-// serve runs a server on reg with gate and returns a connected client whose
-// tool-list-changed notifications arrive on changed.
-func serve(t *testing.T, reg *registry.Registry, gate mcp.Gate) (*sdk.ClientSession, chan struct{}) {
-	t.Helper()
-	ws, err := workspace.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := workspace.NewSession(ws, workspace.DiskEditor{WS: ws}, workspace.NewReadTracker())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sess.Close() })
-	srv := mcp.NewServer(reg, sess, "test", nil)
-	srv.SetGate(gate)
-	st, ct := sdk.NewInMemoryTransports()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { srv.Run(ctx, st); close(done) }()
-	changed := make(chan struct{}, 16)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, &sdk.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
-	})
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); cancel(); <-done })
-	return cs, changed
 }
 
 func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
@@ -80,7 +47,7 @@ func TestToolListFollowsRegistry(t *testing.T) {
 	if err := reg.Add(echoTool{"first"}); err != nil {
 		t.Fatal(err)
 	}
-	cs, changed := serve(t, reg, nil)
+	cs, changed := serve(t, t.TempDir(), reg, nil)
 	if got := toolNames(t, cs); !slices.Equal(got, []string{"first"}) {
 		t.Fatalf("tools at connect: %v", got)
 	}
@@ -123,7 +90,7 @@ func TestGate(t *testing.T) {
 		}
 		return registry.Result{}, true
 	}
-	cs, _ := serve(t, reg, gate)
+	cs, _ := serve(t, t.TempDir(), reg, gate)
 	if text, isErr := call(t, cs, "echo", `{"text":"yes"}`); isErr || text != "echo yes" {
 		t.Fatalf("allowed call: %q %v", text, isErr)
 	}

@@ -17,15 +17,24 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// connect serves a standalone MCP session on dir in process and returns a
-// go-sdk client connected to it.
+// connect serves a standalone MCP session on dir with the built-in tools
+// in process and returns a go-sdk client connected to it.
 func connect(t *testing.T, dir string) *sdk.ClientSession {
 	t.Helper()
-	ws, err := workspace.New(dir)
+	reg, err := registry.NewBuiltin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := registry.NewBuiltin()
+	cs, _ := serve(t, dir, reg, nil)
+	return cs
+}
+
+// serve runs a server on reg (calls pass gate) in a session on dir and
+// returns a connected client whose tool-list-changed notifications arrive
+// on changed.
+func serve(t *testing.T, dir string, reg *registry.Registry, gate mcp.Gate) (cs *sdk.ClientSession, changed chan struct{}) {
+	t.Helper()
+	ws, err := workspace.New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,17 +44,21 @@ func connect(t *testing.T, dir string) *sdk.ClientSession {
 	}
 	t.Cleanup(func() { sess.Close() })
 	srv := mcp.NewServer(reg, sess, "test", nil)
+	srv.SetGate(gate)
 	st, ct := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Run(ctx, st); close(done) }()
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, ct, nil)
+	changed = make(chan struct{}, 16)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cs, err = client.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); cancel(); <-done })
-	return cs
+	return cs, changed
 }
 
 func call(t *testing.T, cs *sdk.ClientSession, name string, args string) (string, bool) {
