@@ -31,8 +31,9 @@ type Status struct {
 	State     State          `json:"state"`
 	Files     int            `json:"files"`
 	Symbols   int            `json:"symbols"`
-	Languages map[string]int `json:"languages"` // indexed files per language
-	Skipped   int            `json:"skipped"`   // files over 1 MiB, minified or binary
+	Languages map[string]int `json:"languages"`          // indexed files per language
+	Skipped   int            `json:"skipped"`            // files over 1 MiB, minified or binary
+	Watching  bool           `json:"watching,omitempty"` // the index watches the disk itself (WatchDisk)
 	Error     string         `json:"error,omitempty"`
 }
 
@@ -103,6 +104,7 @@ type Index struct {
 
 	parsed, reused atomic.Int64  // files parsed and files taken from the cache, all builds
 	denyVer        atomic.Uint64 // the workspace's deny list version the entries follow
+	watching       atomic.Bool   // WatchDisk's watches are in place
 }
 
 type fileEntry struct {
@@ -269,7 +271,7 @@ func (ix *Index) Status() Status {
 	ix.followDeny()
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	st := Status{State: ix.state, Files: len(ix.files), Symbols: ix.nsyms, Languages: map[string]int{}, Skipped: len(ix.skipped)}
+	st := Status{State: ix.state, Files: len(ix.files), Symbols: ix.nsyms, Languages: map[string]int{}, Skipped: len(ix.skipped), Watching: ix.watching.Load()}
 	for _, f := range ix.files {
 		st.Languages[f.lang.Name]++
 	}

@@ -32,6 +32,7 @@ func (ix *Index) WatchDisk() error {
 		w.Close()
 		return err
 	}
+	ix.watching.Store(true)
 	ix.wg.Add(1)
 	go func() {
 		defer ix.wg.Done()

@@ -156,6 +156,13 @@ func TestIndexFollowsDiskWithoutClientWatching(t *testing.T) {
 	if n := len(e.Received("client/registerCapability")); n != 0 {
 		t.Fatalf("registered %d capabilities with a client that cannot", n)
 	}
+	e.WaitFor("the index watching the disk", func() bool {
+		var st codeindex.Status
+		if err := e.ExecuteCommand(nav.CmdIndexStatus, map[string]any{}, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Watching
+	})
 	os.MkdirAll(filepath.Join(root, "sub"), 0o755)
 	if err := os.WriteFile(filepath.Join(root, "sub", "b.go"), []byte("package sub\n\nfunc WrittenOutside() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
