@@ -1,10 +1,13 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -66,5 +69,46 @@ func TestBeneathRootAfterTheCheck(t *testing.T) {
 	}
 	if st, err := os.Lstat(filepath.Join(root, "alias.txt")); err != nil || st.Mode()&os.ModeSymlink == 0 {
 		t.Error("the inside link was not kept")
+	}
+}
+
+// A directory of the tree swapped for a symlink that leads out after the
+// walk listed it as a directory (here: by fn, when the walk reports it and
+// before it descends) is not listed: the walk opens it beneath the root.
+func TestWalkSwappedSubdirectory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux opens a walk's directories beneath the root")
+	}
+	for _, parallel := range []int{0, 2} {
+		base, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := filepath.Join(base, "root")
+		writeFile(t, filepath.Join(base, "outside", "b", "secret.txt"), "outside")
+		writeFile(t, filepath.Join(root, "a", "b", "inside.txt"), "inside")
+		w := newWS(t, root)
+		var seen []string
+		var mu sync.Mutex
+		err = w.Walk(context.Background(), root, WalkOptions{Parallel: parallel}, func(e WalkEntry) error {
+			mu.Lock()
+			seen = append(seen, e.Rel)
+			mu.Unlock()
+			if e.Rel == "a" {
+				if err := os.Rename(filepath.Join(root, "a"), filepath.Join(base, "a.moved")); err != nil {
+					t.Error(err)
+				}
+				symlink(t, filepath.Join(base, "outside"), filepath.Join(root, "a"))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rel := range seen {
+			if strings.Contains(rel, "secret") {
+				t.Errorf("parallel %d: the walk listed %s outside the folder: %v", parallel, rel, seen)
+			}
+		}
 	}
 }

@@ -41,6 +41,11 @@ type dirScratch struct {
 	// made relative to the directory that was listed; hidden says whether
 	// names starting with "." are wanted (".git" never is).
 	stat, hidden bool
+
+	// rootFD, when hasRoot, is a descriptor of the workspace root (the
+	// walk's, shared): Linux opens directories beneath it.
+	rootFD  int
+	hasRoot bool
 }
 
 // wantStat reports whether a read with s lstats the entry name.

@@ -22,23 +22,40 @@ import (
 // With s.ignores the directory's ignore files are read relative to the
 // same descriptor, so they too come from the directory that was checked.
 func readDir(s *dirScratch, dir, root string, follow bool) error {
-	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC
-	if !follow {
-		flags |= syscall.O_NOFOLLOW
-	}
-	fd, err := syscall.Open(dir, flags, 0)
-	for err == syscall.EINTR {
+	var fd int
+	var err error
+	if rel, ok := relBeneath(root, dir); root != "" && !follow && s.hasRoot && ok && rel != "." {
+		// Beneath the root's descriptor, no symlink on the way (openat2,
+		// else openat one component at a time): a directory swapped for a
+		// symlink since the walk saw it cannot be opened, and the path is
+		// resolved from the root, not from /.
+		fd, err = openDirBeneath(s.rootFD, rel)
+		if err != nil {
+			if err == unix.ELOOP || err == unix.EXDEV || err == unix.ENOTDIR {
+				err = fmt.Errorf("%w: a directory on the way is no longer a directory inside the folder (the tree changed during the walk)", ErrOutside)
+			}
+			return &fs.PathError{Op: "open", Path: dir, Err: err}
+		}
+	} else {
+		flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC
+		if !follow {
+			flags |= syscall.O_NOFOLLOW
+		}
 		fd, err = syscall.Open(dir, flags, 0)
-	}
-	if err != nil {
-		return &fs.PathError{Op: "open", Path: dir, Err: err}
-	}
-	defer syscall.Close(fd)
-	if root != "" {
-		if err := checkBeneath(fd, dir, root); err != nil {
-			return err
+		for err == syscall.EINTR {
+			fd, err = syscall.Open(dir, flags, 0)
+		}
+		if err != nil {
+			return &fs.PathError{Op: "open", Path: dir, Err: err}
+		}
+		if root != "" {
+			if err := checkBeneath(fd, dir, root); err != nil {
+				syscall.Close(fd)
+				return err
+			}
 		}
 	}
+	defer syscall.Close(fd)
 	if len(s.buf) == 0 {
 		s.buf = make([]byte, 32<<10)
 	}
@@ -219,3 +236,13 @@ func checkBeneath(fd int, dir, root string) error {
 	}
 	return nil
 }
+
+// openRootDir opens the workspace root for a walk to open directories
+// beneath (see readDir); ok is false when it cannot be opened, and the walk
+// then opens by path and checks each directory.
+func openRootDir(root string) (fd int, ok bool) {
+	fd, err := openRetry(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
+	return fd, err == nil
+}
+
+func closeRootDir(fd int) { unix.Close(fd) }

@@ -83,6 +83,10 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 	if !opts.IncludeDenied {
 		wk.deny = w.denyList()
 	}
+	if fd, ok := openRootDir(w.root); ok {
+		wk.rootFD, wk.hasRoot = fd, true
+		defer closeRootDir(fd)
+	}
 	start := dirJob{abs: abs, lv: lv}
 	if opts.Parallel > 1 {
 		err = wk.parallel(start)
@@ -103,6 +107,8 @@ type walker struct {
 	scratch []*dirScratch // sequential walks: one per depth
 	deny    *denyList     // nil with IncludeDenied
 	start   string        // the directory asked for, which may be a symlink
+	rootFD  int           // the root, opened for the walk (when hasRoot)
+	hasRoot bool
 }
 
 type dirJob struct {
@@ -122,6 +128,7 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	}
 	s.ignores = !wk.opts.IncludeIgnored
 	s.stat, s.hidden = !wk.opts.NoStat, wk.opts.Hidden
+	s.rootFD, s.hasRoot = wk.rootFD, wk.hasRoot
 	if err := readDir(s, j.abs, wk.w.root, j.abs == wk.start); err != nil {
 		return err
 	}
