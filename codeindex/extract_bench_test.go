@@ -3,7 +3,6 @@ package codeindex
 import (
 	"context"
 	"fmt"
-	"github.com/agentls/agentls/workspace"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 func goFiles(b *testing.B, dir string) [][]byte {
@@ -80,28 +81,6 @@ func BenchmarkSearchGOROOT(b *testing.B) {
 	}
 }
 
-// BenchmarkIncremental: a one-line edit of a 5,000-line Go file open as a
-// buffer.
-func BenchmarkIncremental(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "cmd/internal/obj/riscv/obj.go"))
-	if err != nil {
-		b.Skip(err)
-	}
-	ws, _ := workspace.New(b.TempDir())
-	ix := New(ws, Options{NoCache: true, Workers: 1})
-	defer ix.Close()
-	ix.Build(context.Background())
-	text := string(src)
-	mid := strings.Index(text[len(text)/2:], "\n") + len(text)/2 + 1
-	versions := []string{text, text[:mid] + "// edit\n" + text[mid:]}
-	ix.UpdateBuffer("obj.go", 0, text)
-	i := 0
-	for b.Loop() {
-		i++
-		ix.UpdateBuffer("obj.go", int32(i), versions[i%2])
-	}
-}
-
 func BenchmarkMapGOROOT(b *testing.B) {
 	ix := goroot(b)
 	for b.Loop() {
@@ -161,10 +140,7 @@ func BenchmarkIncrementalEdit(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	ws, _ := workspace.New(b.TempDir())
-	ix := New(ws, Options{NoCache: true, Workers: 1})
-	defer ix.Close()
-	ix.Build(context.Background())
+	ix := emptyIndex(b)
 	text := string(src)
 	lines := strings.SplitAfter(text, "\n")
 	n := len(lines) / 2

@@ -27,6 +27,21 @@ var snippets = []string{
 	"def ", "func ", "class ", "struct ", "end\n",
 }
 
+// emptyIndex returns the built index of an empty folder, for buffers.
+func emptyIndex(t testing.TB) *Index {
+	t.Helper()
+	ws, err := workspace.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := New(ws, Options{NoCache: true, Workers: 1})
+	t.Cleanup(func() { ix.Close() })
+	if err := ix.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
 // TestIncrementalMatchesFresh edits the source of every language archive
 // at random, feeding each version to UpdateBuffer (which edits the old
 // tree and reparses incrementally), and checks after each edit that the
@@ -37,16 +52,7 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 	if testing.Short() {
 		edits = 20
 	}
-	dir := t.TempDir()
-	ws, err := workspace.New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix := New(ws, Options{NoCache: true, Workers: 1})
-	defer ix.Close()
-	if err := ix.Build(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	ix := emptyIndex(t)
 	x := newExtractor()
 	defer x.Close()
 	for fi, file := range files {
@@ -105,16 +111,7 @@ func TestBufferMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/self/statm")
 	}
-	dir := t.TempDir()
-	ws, err := workspace.New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix := New(ws, Options{NoCache: true, Workers: 1})
-	defer ix.Close()
-	if err := ix.Build(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	ix := emptyIndex(t)
 	var b strings.Builder
 	for i := range 100 {
 		fmt.Fprintf(&b, "// F%d does things.\nfunc F%d(a, b int) int {\n\tif a > b {\n\t\treturn a - b\n\t}\n\treturn b + %d\n}\n\n", i, i, i)
@@ -198,15 +195,7 @@ func TestIncrementalValidEdits(t *testing.T) {
 	if testing.Short() {
 		edits = 60
 	}
-	ws, err := workspace.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix := New(ws, Options{NoCache: true, Workers: 1})
-	defer ix.Close()
-	if err := ix.Build(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	ix := emptyIndex(t)
 	x := newExtractor()
 	defer x.Close()
 	runs := changedDefsRuns.Load()

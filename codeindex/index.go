@@ -142,19 +142,6 @@ func symbols(defs []def, path string) []Symbol {
 	return out
 }
 
-// defsOf returns symbols as stored definitions.
-func defsOf(syms []Symbol) []def {
-	if syms == nil {
-		return nil
-	}
-	out := make([]def, len(syms))
-	for i := range syms {
-		s := &syms[i]
-		out[i] = def{Name: s.Name, Container: s.Container, Range: s.Range, NameRange: s.NameRange, Kind: s.Kind}
-	}
-	return out
-}
-
 type nameEntry struct {
 	name, lower string
 	syms        []symRef
@@ -414,8 +401,8 @@ func lowerASCII(s string) string {
 }
 
 type job struct {
-	rel, abs string
-	lang     *Language
+	rel  string
+	lang *Language
 	// A stat made while the cache was loading (stated): the size and mtime
 	// of a regular file (statOK).
 	size, mtime    int64
@@ -615,7 +602,7 @@ func (ix *Index) build(ctx context.Context) error {
 		}
 		seenMu.Lock()
 		seen[e.Rel] = true
-		pending = append(pending, job{rel: e.Rel, abs: e.Abs, lang: l})
+		pending = append(pending, job{rel: e.Rel, lang: l})
 		var full []job
 		if len(pending) == batch {
 			full, pending = pending, make([]job, 0, batch)
@@ -907,7 +894,7 @@ func (ix *Index) dirChanged(rel, abs string) {
 			if c != nil && c.open {
 				return nil
 			}
-			ix.indexFile(x, &job{rel: e.Rel, abs: e.Abs, lang: l}, c, nil)
+			ix.indexFile(x, &job{rel: e.Rel, lang: l}, c, nil)
 		}
 		return nil
 	})
@@ -934,6 +921,7 @@ func (ix *Index) fileChanged(rel, abs string) {
 			}
 		}
 		delete(ix.skipped, rel)
+		delete(ix.skipStats, rel)
 		ix.mu.Unlock()
 		return
 	}
@@ -941,18 +929,13 @@ func (ix *Index) fileChanged(rel, abs string) {
 	if l == nil || !st.Mode().IsRegular() || ix.ws.Ignored(abs, false) {
 		return
 	}
-	if st.Size() > maxFileSize {
-		ix.mu.Lock()
-		ix.setFileLocked(rel, nil)
-		ix.skipped[rel] = true
-		ix.mu.Unlock()
-		return
-	}
+	// indexFile drops a file over the size limit and marks it skipped
+	// (the reader refuses it before reading).
 	ix.bufMu.Lock()
 	if ix.bufx == nil {
 		ix.bufx = newExtractor()
 	}
-	ix.indexFile(ix.bufx, &job{rel: rel, abs: abs, lang: l}, nil, nil)
+	ix.indexFile(ix.bufx, &job{rel: rel, lang: l}, nil, nil)
 	ix.bufMu.Unlock()
 }
 

@@ -551,10 +551,6 @@ func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
 	return out, ctx.Err()
 }
 
-func (ix *Index) abs(rel string) string {
-	return ix.ws.Root() + "/" + rel
-}
-
 // bufferRefs runs the references query on the tree of an open buffer.
 func (ix *Index) bufferRefs(rel, name string) ([]Ref, bool) {
 	ix.bufMu.Lock()

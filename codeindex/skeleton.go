@@ -55,11 +55,9 @@ func goSkeleton(out *skelOut, src []byte) bool {
 			off = end
 			continue
 		case c == '/' && off+1 < n && src[off+1] == '*':
-			i := bytes.Index(src[off+2:], []byte("*/"))
-			if i < 0 {
+			if off = blockCommentEnd(src, off); off < 0 {
 				return false
 			}
-			off += i + 4
 			continue
 		}
 		depth := len(stack)
@@ -347,11 +345,9 @@ func (s *skeleton) constDecl(off int) int {
 			s.cut(off, end)
 			off = end
 		case c == '/' && off+1 < n && src[off+1] == '*':
-			i := bytes.Index(src[off+2:], []byte("*/"))
-			if i < 0 {
+			if off = blockCommentEnd(src, off); off < 0 {
 				return -1
 			}
-			off += i + 4
 		case c == ')':
 			return off + 1
 		case isIdentByte(c):
@@ -426,14 +422,14 @@ func specEnd(src []byte, off int) int {
 			off += i
 		case c == '/' && off+1 < n && src[off+1] == '*':
 			// Like a space, or like a newline when it holds one.
-			i := bytes.Index(src[off+2:], []byte("*/"))
-			if i < 0 {
+			e := blockCommentEnd(src, off)
+			if e < 0 {
 				return -1
 			}
-			if ends && bytes.IndexByte(src[off+2:off+2+i], '\n') >= 0 {
+			if ends && bytes.IndexByte(src[off:e], '\n') >= 0 {
 				return end
 			}
-			off += i + 4
+			off = e
 		case c == '(' || c == '[' || c == '{':
 			close := byte(')')
 			switch c {
@@ -567,11 +563,9 @@ func skipTo(src []byte, off int, open, close byte) int {
 				}
 				off += i
 			case off+1 < n && src[off+1] == '*':
-				i := bytes.Index(src[off+2:], []byte("*/"))
-				if i < 0 {
+				if off = blockCommentEnd(src, off); off < 0 {
 					return -1
 				}
-				off += i + 4
 			default:
 				off++
 			}
@@ -634,6 +628,16 @@ func skipQuoted(src []byte, off int, q byte) int {
 		off++
 	}
 	return off
+}
+
+// blockCommentEnd returns the offset just after the /* comment that starts
+// at off, or -1 when it is not closed.
+func blockCommentEnd(src []byte, off int) int {
+	i := bytes.Index(src[off+2:], []byte("*/"))
+	if i < 0 {
+		return -1
+	}
+	return off + 2 + i + 2
 }
 
 func isIdentByte(c byte) bool {

@@ -3,7 +3,6 @@ package workspace
 import (
 	"encoding/binary"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -156,14 +155,12 @@ func readAt(dirfd int, name string) []byte {
 	if err != nil {
 		return nil
 	}
+	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		syscall.Close(fd)
 		return nil
 	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	data, err := io.ReadAll(f)
+	data, err := readFD(fd, st.Size, make([]byte, 0, st.Size+1))
 	if err != nil {
 		return nil
 	}
