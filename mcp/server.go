@@ -136,7 +136,7 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 		cancel()
 		<-followed
 	}()
-	return s.srv.Run(ctx, t)
+	return s.srv.Run(ctx, drainTransport{t})
 }
 
 // follow mirrors every change of the registry until ctx ends.

@@ -104,3 +104,43 @@ func TestMCPAttachWithoutSession(t *testing.T) {
 		t.Fatalf("attach with no session: %v %q", err, errOut.String())
 	}
 }
+
+// TestMCPPipedCallsBeforeEOF feeds `agentls mcp` a whole conversation on a
+// pipe that then ends, as `printf … | agentls mcp` does: every request
+// read before the end of input is answered, the slow one too, and the
+// process exits 0.
+func TestMCPPipedCallsBeforeEOF(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello\n"), 0o644)
+	input := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ls","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 0.3; echo slow-done"}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`,
+	}, "\n") + "\n"
+	cmd := agentlsCmd(t, "mcp", "--dir", dir)
+	cmd.Stdin = strings.NewReader(input)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("agentls mcp on a pipe: %v", err)
+	}
+	got := map[int]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID     int             `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not JSON: %q", line)
+		}
+		got[m.ID] = string(m.Result)
+	}
+	for id, want := range map[int]string{1: `"tools"`, 2: "hello", 3: "a.txt", 4: "slow-done", 5: `"read_file"`} {
+		if !strings.Contains(got[id], want) {
+			t.Errorf("request %d: answer %q does not contain %s", id, got[id], want)
+		}
+	}
+}

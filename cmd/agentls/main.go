@@ -77,6 +77,10 @@ func main() {
 // run dispatches args to a subcommand and returns the exit status.
 func run(e *env, args []string) int {
 	if len(args) == 0 {
+		if isTerminal(e.stdin) {
+			// Someone typed "agentls": say what is waiting on their terminal.
+			fmt.Fprintln(e.stderr, "agentls: a language server for editors, speaking LSP on stdin/stdout; waiting for one (Ctrl-D ends). See agentls --help for the commands.")
+		}
 		return lookup("serve").run(e, nil)
 	}
 	switch first := args[0]; {

@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/agentls/agentls/registry"
 )
@@ -254,5 +260,79 @@ func TestCallSettings(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, "", "call", "--settings", "[]", "read_file"); code != exitUsage || !strings.Contains(errOut, "--settings: want a JSON object") {
 		t.Errorf("bad --settings: exit %d, %q", code, errOut)
+	}
+}
+
+// TestTerminalHint starts plain `agentls` with a terminal on stdin: it says
+// on stderr what it is and still serves LSP on stdout (an initialize
+// typed on the terminal is answered). On a pipe it says nothing.
+func TestTerminalHint(t *testing.T) {
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	defer master.Close()
+	if err := unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("unlockpt: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("ptsname: %v", err)
+	}
+	pts, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("open the terminal: %v", err)
+	}
+	defer pts.Close()
+	// Raw input: the terminal passes the request through unaltered.
+	if tio, err := unix.IoctlGetTermios(int(pts.Fd()), unix.TCGETS); err == nil {
+		tio.Iflag &^= unix.ICRNL | unix.INLCR | unix.IGNCR | unix.IXON | unix.ISTRIP
+		tio.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
+		unix.IoctlSetTermios(int(pts.Fd()), unix.TCSETS, tio)
+	}
+
+	cmd := agentlsCmd(t)
+	cmd.Stdin = pts
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`
+	fmt.Fprintf(master, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	br := bufio.NewReader(stdout)
+	var length int
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the answer: %v (stderr %q)", err, errOut.String())
+		}
+		if strings.TrimSpace(line) == "" {
+			break
+		}
+		fmt.Sscanf(line, "Content-Length: %d", &length)
+	}
+	answer := make([]byte, length)
+	if _, err := io.ReadFull(br, answer); err != nil || !strings.Contains(string(answer), `"capabilities"`) {
+		t.Fatalf("initialize on the terminal: %v %q", err, answer)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	if first, _, _ := strings.Cut(errOut.String(), "\n"); !strings.HasPrefix(first, "agentls: a language server") || !strings.Contains(first, "agentls --help") {
+		t.Errorf("stderr with a terminal on stdin: %q", errOut.String())
+	}
+
+	// On a pipe: no hint.
+	cmd = agentlsCmd(t)
+	cmd.Stdin = strings.NewReader("")
+	errOut.Reset()
+	cmd.Stderr = &errOut
+	cmd.Run()
+	if strings.Contains(errOut.String(), "agentls --help") {
+		t.Errorf("the hint was printed for a pipe: %q", errOut.String())
 	}
 }
