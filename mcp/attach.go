@@ -408,31 +408,11 @@ func within(root, path string) bool {
 // Attach connects to the editor session lk, authenticates, and then copies
 // MCP between in/out and the session until either side ends.
 func Attach(ctx context.Context, lk Lock, dir string, in io.Reader, out io.Writer) error {
-	if err := checkPrivate(lk.Socket, false); err != nil {
-		return err
-	}
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", lk.Socket)
+	c, br, _, err := dial(ctx, lk, dir)
 	if err != nil {
-		return fmt.Errorf("connecting to the editor session (pid %d): %w", lk.PID, err)
+		return err
 	}
 	defer c.Close()
-	data, _ := json.Marshal(hello{Token: lk.Token, Dir: dir})
-	if _, err := c.Write(append(data, '\n')); err != nil {
-		return err
-	}
-	br := bufio.NewReader(c)
-	line, err := br.ReadBytes('\n')
-	if err != nil {
-		return fmt.Errorf("the editor session (pid %d) closed the connection: %w", lk.PID, err)
-	}
-	var w welcome
-	if err := json.Unmarshal(line, &w); err != nil {
-		return fmt.Errorf("the editor session (pid %d) answered garbage: %w", lk.PID, err)
-	}
-	if !w.OK {
-		return fmt.Errorf("the editor session (pid %d) refused: %s", lk.PID, w.Error)
-	}
 	// The session's answers end the attachment: a closed stdin only
 	// half-closes the socket, so replies still in flight arrive.
 	done := make(chan error, 1)
@@ -449,4 +429,40 @@ func Attach(ctx context.Context, lk Lock, dir string, in io.Reader, out io.Write
 		err = ctx.Err()
 	}
 	return err
+}
+
+// dial connects to the editor session lk and authenticates; the session
+// answers with the workspace folder the connection runs in. After it, the
+// connection speaks MCP; br holds what the session sent after its welcome.
+func dial(ctx context.Context, lk Lock, dir string) (c net.Conn, br *bufio.Reader, folder string, err error) {
+	if err := checkPrivate(lk.Socket, false); err != nil {
+		return nil, nil, "", err
+	}
+	var d net.Dialer
+	c, err = d.DialContext(ctx, "unix", lk.Socket)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("connecting to the editor session (pid %d): %w", lk.PID, err)
+	}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	data, _ := json.Marshal(hello{Token: lk.Token, Dir: dir})
+	if _, err := c.Write(append(data, '\n')); err != nil {
+		return nil, nil, "", err
+	}
+	br = bufio.NewReader(c)
+	line, err := br.ReadBytes('\n')
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("the editor session (pid %d) closed the connection: %w", lk.PID, err)
+	}
+	var w welcome
+	if err := json.Unmarshal(line, &w); err != nil {
+		return nil, nil, "", fmt.Errorf("the editor session (pid %d) answered garbage: %w", lk.PID, err)
+	}
+	if !w.OK {
+		return nil, nil, "", fmt.Errorf("the editor session (pid %d) refused: %s", lk.PID, w.Error)
+	}
+	return c, br, w.Folder, nil
 }
