@@ -10,20 +10,26 @@
 local script = vim.fs.normalize(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p'))
 local plugin_root = vim.fs.dirname(vim.fs.dirname(script))
 vim.opt.runtimepath:prepend(plugin_root)
+package.path = plugin_root .. '/tests/?.lua;' .. package.path
 vim.o.swapfile = false
 vim.o.more = false
 vim.cmd('runtime plugin/agentls.lua')
 
 local has_011 = vim.fn.has('nvim-0.11') == 1
 
--- Messages Neovim prints (e.g. "Workspace edit ..." from its applyEdit handler) on lines of
--- their own, so they do not run into the test report.
-_G.print = function(...)
+-- Messages Neovim prints (print, vim.notify: "Workspace edit ...", "Client agentls quit ...") go
+-- on lines of their own, so that they do not run into the test report: headless Neovim
+-- writes them to stderr without a line end.
+local function message(...)
   local parts = {}
   for i = 1, select('#', ...) do
     parts[#parts + 1] = tostring((select(i, ...)))
   end
-  io.stdout:write('      (message) ', table.concat(parts, ' '), '\n')
+  io.stdout:write('      (message) ', (table.concat(parts, ' '):gsub('\n', '\n      (message) ')), '\n')
+end
+_G.print = message
+vim.notify = function(msg, level)
+  message(('[%s] %s'):format(level or vim.log.levels.INFO, tostring(msg)))
 end
 local counts = { passed = 0, failed = 0, skipped = 0 }
 local only = os.getenv('AGENTLS_TEST') -- run only tests whose name contains this
@@ -250,59 +256,84 @@ test('schema: argument signature lists required then optional arguments', functi
   eq('', schema.signature(fixture_tools[4].inputSchema))
 end)
 
-test('codecompanion adapter: tool definitions are well-formed', function()
+test('codecompanion adapter: config() gives agentls_ tools with function callbacks and a group', function()
   local cc = require('agentls.adapters.codecompanion')
-  local tools = cc.tools({ tools = fixture_tools })
-  eq({ 'edit_file', 'grep', 'multi_edit', 'status' }, vim.tbl_keys(tools) and (function()
-    local k = vim.tbl_keys(tools)
-    table.sort(k)
-    return k
-  end)())
-  for name, entry in pairs(tools) do
-    truthy(type(entry.description) == 'string' and entry.description ~= '', name .. ': description')
-    truthy(not entry.description:find('\n'), name .. ': one-line description')
-    local tool = entry.callback
+  local cfg = cc.config({ tools = fixture_tools })
+  local names = vim.tbl_filter(function(k)
+    return k ~= 'groups'
+  end, vim.tbl_keys(cfg))
+  table.sort(names)
+  eq({ 'agentls_edit_file', 'agentls_grep', 'agentls_multi_edit', 'agentls_status' }, names)
+  eq(names, cfg.groups.agentls.tools, 'the agentls group holds them all')
+  for _, name in ipairs(names) do
+    local entry = cfg[name]
+    truthy(type(entry.description) == 'string' and not entry.description:find('\n'), name .. ': one-line description')
+    eq('function', type(entry.callback), name .. ': callback is a function (codecompanion 19 resolves only those)')
+    eq(nil, entry.path, name .. ': no path')
+    local tool = entry.callback()
     eq(name, tool.name, 'tool name')
     eq('function', tool.schema.type, name .. ': schema.type')
-    local fn = tool.schema['function']
-    eq(name, fn.name, name .. ': function.name')
-    truthy(type(fn.description) == 'string', name .. ': function.description')
-    eq('object', fn.parameters.type, name .. ': parameters.type')
+    eq(name, tool.schema['function'].name, name .. ': function.name')
+    eq('object', tool.schema['function'].parameters.type, name .. ': parameters.type')
     eq(1, #tool.cmds, name .. ': one command')
-    eq('function', type(tool.cmds[1]), name .. ': the command is a function')
-    for _, k in ipairs({ 'success', 'error', 'prompt', 'rejected' }) do
+    for _, k in ipairs({ 'success', 'error', 'prompt', 'rejected', 'cancelled' }) do
       eq('function', type(tool.output[k]), name .. ': output.' .. k)
     end
-    -- the definition survives the JSON the LLM request is made of, empty objects included
     local wire = vim.json.decode(vim.json.encode(tool.schema))
     eq('object', wire['function'].parameters.type, name .. ': encoded parameters')
   end
-  contains(vim.json.encode(tools.status.callback.schema), '"properties":{}', 'empty properties stay an object')
-  eq({ 'grep' }, vim.tbl_keys(cc.tools({ tools = fixture_tools, only = { 'grep' } })))
-  local prefixed = cc.tools({ tools = fixture_tools, prefix = 'agentls_', exclude = { 'status', 'multi_edit' } })
-  truthy(prefixed.agentls_grep and prefixed.agentls_edit_file and not prefixed.agentls_status, 'prefix/exclude')
-  eq('agentls_grep', prefixed.agentls_grep.callback.schema['function'].name, 'prefixed function name')
-  local approve = cc.tools({ tools = fixture_tools, require_approval = 'writes' })
-  eq(true, approve.edit_file.opts.require_approval_before, 'writes need approval')
-  eq(false, approve.grep.opts.require_approval_before, 'reads do not')
-  eq({ 'edit_file', 'grep', 'multi_edit', 'status' }, cc.group({ tools = fixture_tools }).tools)
+  contains(vim.json.encode(cfg.agentls_status.callback().schema), '"properties":{}', 'empty properties stay an object')
+  -- approval: writes ask by default, reads do not; per tool either way; 'none' and 'all'
+  eq(true, cfg.agentls_edit_file.opts.require_approval_before, 'writes ask')
+  eq(false, cfg.agentls_grep.opts.require_approval_before, 'reads do not')
+  local per = cc.tools({ tools = fixture_tools, approval = { edit_file = false, grep = true } })
+  eq(false, per.agentls_edit_file.opts.require_approval_before, 'opted out per tool')
+  eq(true, per.agentls_grep.opts.require_approval_before, 'opted in per tool')
+  eq(false, cc.tools({ tools = fixture_tools, require_approval = 'none' }).agentls_multi_edit.opts.require_approval_before)
+  eq(true, cc.tools({ tools = fixture_tools, require_approval = 'all' }).agentls_status.opts.require_approval_before)
+  eq({ 'agentls_grep' }, vim.tbl_keys(cc.tools({ tools = fixture_tools, only = { 'grep' } })))
+  -- a name codecompanion has is never taken over, whatever the prefix
+  package.loaded['codecompanion.config'] =
+    { interactions = { chat = { tools = { grep = { path = 'x' }, groups = { status = {} } } } } }
+  local warned
+  local notify = vim.notify
+  vim.notify = function(msg)
+    warned = msg
+  end
+  local bare = cc.tools({ tools = fixture_tools, prefix = '' })
+  vim.notify = notify
+  package.loaded['codecompanion.config'] = nil
+  eq({ 'edit_file', 'multi_edit' }, (function()
+    local k = vim.tbl_keys(bare)
+    table.sort(k)
+    return k
+  end)(), 'names codecompanion has are left out')
+  contains(warned, 'grep, status')
 end)
 
-test('codecompanion adapter: commands call agentls and report through either signature', function()
+test('codecompanion adapter: commands under 19 and 18, outputs answer the call either way', function()
   local cc = require('agentls.adapters.codecompanion')
-  local tool = cc.tools({ tools = fixture_tools }).grep.callback
+  local tool = cc.tools({ tools = fixture_tools }).agentls_grep.callback()
   with_fake_calls({ content = 'a.txt:1:hit', isError = false }, function(calls)
-    -- newer codecompanion: function(self, args, { input, output_cb })
-    local got
-    eq(nil, tool.cmds[1]({}, { pattern = 'hit' }, { output_cb = function(o)
-      got = o
-    end }))
+    -- 19: cmd(tools, args, { input, output_cb, register_job })
+    local got, job
+    local tools = { tool = tool }
+    eq(nil, tool.cmds[1](tools, { pattern = 'hit' }, {
+      output_cb = function(o)
+        got = o
+      end,
+      register_job = function(j)
+        job = j
+      end,
+    }))
     wait_for('output_cb', function()
       return got ~= nil
     end, 2000)
     eq({ status = 'success', data = 'a.txt:1:hit' }, got)
     eq({ name = 'grep', args = { pattern = 'hit' } }, calls[1])
-    -- older codecompanion: function(self, args, input, output_handler)
+    eq('function', type(job and job.kill), 'a job codecompanion can stop')
+    eq('a.txt:1:hit', tool.agentls_output, 'the output is kept on the call')
+    -- 18: cmd(tools, args, input, output_handler)
     got = nil
     tool.cmds[1]({}, { pattern = 'hit' }, nil, function(o)
       got = o
@@ -311,48 +342,75 @@ test('codecompanion adapter: commands call agentls and report through either sig
       return got ~= nil
     end, 2000)
     eq('success', got.status)
-    -- no callback at all: synchronous result; missing args become an empty object
+    -- no callback at all: synchronous; missing args and JSON text become an object
     eq({ status = 'success', data = 'a.txt:1:hit' }, tool.cmds[1]({}, nil, nil))
-    eq(true, calls[3].sync)
     eq(getmetatable(vim.empty_dict()), getmetatable(calls[3].args), 'empty args are an object')
+    tool.cmds[1]({}, '{"pattern":"x"}', nil)
+    eq({ pattern = 'x' }, calls[4].args, 'arguments as JSON text')
   end)
   with_fake_calls({ content = 'path is outside the workspace', isError = true }, function()
     eq({ status = 'error', data = 'path is outside the workspace' }, tool.cmds[1]({}, {}, nil))
   end)
-  -- output functions, new and old signatures
   local added = {}
   local chat = {
-    add_tool_output = function(_, _, for_llm, for_user)
-      added[#added + 1] = { for_llm, for_user }
+    add_tool_output = function(_, t, for_llm, for_user)
+      added[#added + 1] = { id = t.function_call.id, llm = for_llm, user = for_user }
     end,
   }
-  local self = vim.tbl_extend('force', tool, { args = { pattern = 'hit' } })
-  tool.output.success(self, { 'out1' }, { tools = { chat = chat } })
-  tool.output.success(self, { chat = chat }, {}, { 'out2' })
-  tool.output.error(self, { 'bad' }, { tools = { chat = chat } })
-  eq('out1', added[1][1])
-  eq('out2', added[2][1])
-  eq('bad', added[3][1])
-  contains(added[1][2], 'grep')
+  local function call(id) -- a fresh copy per call, as codecompanion makes
+    local c = cc.tools({ tools = fixture_tools }).agentls_grep.callback()
+    c.args, c.function_call = { pattern = 'hit' }, { id = id }
+    return c
+  end
+  local tools18 = { chat = chat, bufnr = 1, stderr = {} }
+  -- 19
+  tool.output.success(call('s19'), { 'out1' }, { tools = { chat = chat } })
+  tool.output.error(call('e19'), { 'earlier failure', 'bad' }, { tools = { chat = chat } })
+  tool.output.rejected(call('r19'), { tools = { chat = chat }, opts = { reason = 'not now' } })
+  tool.output.cancelled(call('c19'), { tools = { chat = chat } })
+  -- 18
+  tool.output.success(call('s18'), tools18, {}, { 'out2' })
+  tool.output.error(call('e18'), tools18, {}, { 'bad18' })
+  tool.output.rejected(call('r18'), tools18, {}, { reason = 'no' })
+  tool.output.cancelled(call('c18'), tools18, {})
+  local by = {}
+  for _, a in ipairs(added) do
+    by[a.id] = a
+  end
+  eq('out1', by.s19.llm)
+  contains(by.s19.user, 'agentls_grep')
+  eq('bad', by.e19.llm, "this call's error, not the turn's earlier ones")
+  contains(by.r19.llm, 'declined')
+  contains(by.r19.llm, 'not now')
+  contains(by.c19.llm, 'cancelled')
+  eq('out2', by.s18.llm)
+  eq('bad18', by.e18.llm)
+  contains(by.r18.llm, 'no')
+  contains(by.c18.llm, 'cancelled')
+  eq(8, #added, 'every outcome answered once')
+  local prompt = tool.output.prompt(call('p'), { tools = {} })
+  contains(prompt, 'agentls_grep')
+  contains(prompt, '"pattern":"hit"')
 end)
 
-test('avante adapter: tool definitions are well-formed', function()
+test('avante adapter: tool definitions are well-formed and named agentls_', function()
   local av = require('agentls.adapters.avante')
   local tools = av.tools({ tools = fixture_tools })
   eq(4, #tools)
   for _, t in ipairs(tools) do
-    truthy(type(t.name) == 'string' and type(t.description) == 'string', 'name and description')
+    truthy(t.name:find('^agentls_'), t.name .. ': prefixed')
     eq('table', t.param.type, t.name .. ': param.type')
     eq('table', type(t.param.fields), t.name .. ': param.fields')
     eq('function', type(t.func), t.name .. ': func')
     eq('result', t.returns[1].name)
     eq(true, t.returns[2].optional)
+    eq(nil, t.support_streaming, t.name .. ': no partial inputs')
     for _, f in ipairs(t.param.fields) do
       truthy(type(f.name) == 'string' and type(f.type) == 'string' and type(f.description) == 'string', 'field shape')
     end
   end
   local edit = tools[1]
-  eq('edit_file', edit.name)
+  eq('agentls_edit_file', edit.name)
   eq({ 'new_string', 'old_string', 'path', 'replace_all' }, vim.tbl_map(function(f)
     return f.name
   end, edit.param.fields))
@@ -365,42 +423,72 @@ test('avante adapter: tool definitions are well-formed', function()
   local multi = tools[3]
   eq('array', multi.param.fields[1].type)
   eq('object', multi.param.fields[1].items.type)
-  eq({ 'new_string', 'old_string' }, vim.tbl_map(function(f)
-    return f.name
-  end, multi.param.fields[1].items.fields))
   eq({}, tools[4].param.fields)
+  -- a name avante has built in is left out rather than colliding
+  package.loaded['avante.llm_tools'] = { _tools = { { name = 'grep' } } }
+  local notify = vim.notify
+  vim.notify = function() end
+  local bare = av.tools({ tools = fixture_tools, prefix = '' })
+  vim.notify = notify
+  package.loaded['avante.llm_tools'] = nil
+  eq({ 'edit_file', 'multi_edit', 'status' }, vim.tbl_map(function(t)
+    return t.name
+  end, bare))
 end)
 
-test('avante adapter: func calls agentls through either signature', function()
+test('avante adapter: final input only, errors in the error slot, declines through avante', function()
   local av = require('agentls.adapters.avante')
-  local grep = av.tools({ tools = fixture_tools, only = { 'grep' } })[1]
+  local by = {}
+  for _, t in ipairs(av.tools({ tools = fixture_tools })) do
+    by[t.name] = t
+  end
   with_fake_calls({ content = 'a.txt:1:hit', isError = false }, function(calls)
     local got
-    -- newer avante: func(input, { on_log, on_complete })
-    local r1, r2 = grep.func({ pattern = 'hit' }, { on_log = function() end, on_complete = function(res, err)
+    local r1, r2 = by.agentls_grep.func({ pattern = 'hit' }, { on_complete = function(res, err)
       got = { res, err }
     end })
-    eq(nil, r1)
-    eq(nil, r2)
+    eq({ nil, nil }, { r1, r2 }, 'asynchronous')
     wait_for('on_complete', function()
       return got ~= nil
     end, 2000)
     eq({ 'a.txt:1:hit', nil }, got)
-    -- older avante: func(input, on_log, on_complete)
     got = nil
-    grep.func({ pattern = 'hit' }, nil, function(res, err)
+    by.agentls_grep.func({ pattern = 'hit' }, nil, function(res, err) -- the older signature
       got = { res, err }
     end)
     wait_for('on_complete', function()
       return got ~= nil
     end, 2000)
     eq('a.txt:1:hit', got[1])
-    -- without on_complete: the result is returned
-    eq('a.txt:1:hit', (grep.func({ pattern = 'hit' })))
-    eq('grep', calls[1].name)
+    eq('a.txt:1:hit', (by.agentls_grep.func({ pattern = 'hit' })), 'synchronous without on_complete')
+    local n = #calls
+    eq({ nil, nil }, { by.agentls_edit_file.func({ path = 'a', old_string = 'x', new_string = 'y' }, {
+      streaming = true,
+      on_complete = function()
+        error('a partial input must not complete')
+      end,
+    }) })
+    eq(n, #calls, 'a streaming partial call runs nothing')
+    -- approval through avante's own confirm
+    local asked
+    package.loaded['avante.llm_tools.helpers'] = {
+      confirm = function(msg, cb, _, _, name)
+        asked = { msg, name }
+        cb(false, 'nope')
+      end,
+    }
+    got = nil
+    by.agentls_edit_file.func({ path = 'a', old_string = 'x', new_string = 'y' }, { on_complete = function(res, err)
+      got = { res, err }
+    end })
+    package.loaded['avante.llm_tools.helpers'] = nil
+    eq('agentls_edit_file', asked[2])
+    eq(nil, got[1])
+    eq('User declined, reason: nope', got[2])
+    eq(n, #calls, 'a declined call runs nothing')
   end)
   with_fake_calls({ content = 'no such file', isError = true }, function()
-    local res, err = grep.func({ pattern = 'x' })
+    local res, err = by.agentls_grep.func({ pattern = 'x' })
     eq(nil, res)
     eq('no such file', err)
   end)
@@ -1006,44 +1094,45 @@ e2e_test(':checkhealth agentls reports OK', function()
   vim.cmd('silent! only')
 end)
 
-e2e_test('codecompanion adapter calls the real server', function()
-  local cc = require('agentls.adapters.codecompanion')
-  local tools = cc.tools()
-  truthy(tools.read_file and tools.edit_file and tools.grep, 'built-ins offered')
-  local got
-  tools.grep.callback.cmds[1]({}, { pattern = 'gamma' }, { output_cb = function(o)
-    got = o
-  end })
-  wait_for('the output', function()
-    return got ~= nil
-  end, 10000)
-  eq('success', got.status)
-  contains(got.data, 'a.txt')
-end)
-
-e2e_test('avante adapter calls the real server', function()
-  local av = require('agentls.adapters.avante')
-  local by = {}
-  for _, t in ipairs(av.tools()) do
-    by[t.name] = t
+-- The adapters inside a model of each plugin (tests/model/, the plugin versions named there),
+-- through the scripted session of tests/scenario.lua; every step is a result line of its own.
+do
+  local drivers = require('model.drivers')
+  for _, make in ipairs({
+    function()
+      return drivers.codecompanion(19)
+    end,
+    function()
+      return drivers.codecompanion(18)
+    end,
+    drivers.avante,
+  }) do
+    local driver = make()
+    e2e_test(driver.name .. ': scripted session', function()
+      local failed = {}
+      require('scenario').run(driver, {
+        eq = eq,
+        truthy = truthy,
+        contains = contains,
+        wait_for = wait_for,
+        workspace = workspace,
+        wait_attached = wait_attached,
+        step = function(name, fn)
+          test('  ' .. name, fn, function(err)
+            failed[#failed + 1] = name .. ': ' .. err:match('^[^\n]*')
+          end)
+        end,
+      })
+      if driver.teardown then
+        driver.teardown()
+      end
+      vim.cmd('silent %bwipeout!')
+      if #failed > 0 then
+        error(#failed .. ' step(s) failed', 0)
+      end
+    end)
   end
-  truthy(by.read_file and by.edit_file, 'built-ins offered')
-  local path_field
-  for _, f in ipairs(by.read_file.param.fields) do
-    if f.name == 'path' then
-      path_field = f
-    end
-  end
-  eq('string', path_field and path_field.type, 'read_file path field')
-  local got
-  by.read_file.func({ path = 'main.go' }, { on_complete = function(res, err)
-    got = { res, err }
-  end })
-  wait_for('on_complete', function()
-    return got ~= nil
-  end, 10000)
-  contains(got[1], 'func Hello')
-end)
+end
 
 e2e_test('with no client running, the API starts one for the current directory', function()
   stop_all_clients()

@@ -1,8 +1,16 @@
--- agentls tools as avante.nvim custom tools: { name, description, param = { type = 'table',
--- fields }, returns, func }. The JSON Schema of each tool becomes avante's field list (objects
--- keep their fields, arrays their items, enums become choices). func calls the tool through
--- require('agentls').call and works with both avante signatures:
---   func(input, { on_log, on_complete, ... })   and   func(input, on_log, on_complete, ...)
+-- agentls tools as avante.nvim custom tools (verified with avante.nvim a9334315 of 2026-08-22):
+-- { name, description, param = { type = 'table', fields }, returns, func }. The JSON Schema of
+-- each tool becomes avante's field list (objects keep their fields, arrays their items, enums
+-- become choices), which avante's providers turn back into a JSON Schema.
+--
+-- func(input, opts) is what avante's llm_tools.process_tool_use calls: the result goes to
+-- opts.on_complete(result, nil), a failure to on_complete(nil, error) (avante's error slot, sent
+-- to the model as an error), and a call the user declines to on_complete(nil, 'User declined, ...')
+-- (avante marks it declined). A call made while the model is still streaming its input
+-- (opts.streaming) runs nothing: only the final input does. Tools that are not read-only ask
+-- through avante's own confirmation (llm_tools.helpers.confirm, which honours
+-- behaviour.auto_approve_tool_permissions) unless opted out. The older signature
+-- func(input, on_log, on_complete) works too.
 --
 --   require('avante').setup({
 --     custom_tools = function() return require('agentls.adapters.avante').tools() end,
@@ -81,14 +89,31 @@ function fields_of(schema)
 end
 M.fields = fields_of
 
+--- Asks the user through avante's own confirmation, else vim.ui.select: cb(ok, reason).
+---@param prompt string
+---@param name string the tool name avante's auto_approve_tool_permissions list would hold
+---@param session_ctx table?
+---@param cb fun(ok: boolean, reason: string?)
+local function confirm(prompt, name, session_ctx, cb)
+  local ok, helpers = pcall(require, 'avante.llm_tools.helpers')
+  if ok and type(helpers) == 'table' and type(helpers.confirm) == 'function' then
+    helpers.confirm(prompt, cb, { focus = true }, session_ctx, name)
+    return
+  end
+  vim.ui.select({ 'Run', 'Cancel' }, { prompt = prompt }, function(choice)
+    cb(choice == 'Run', choice == nil and 'cancelled' or nil)
+  end)
+end
+
 --- One avante custom tool for an agentls tool.
 ---@param tool agentls.Tool
 ---@param opts agentls.AdapterOpts?
 ---@return table
 function M.tool(tool, opts)
   local approval = shared.needs_approval(tool, opts)
+  local name = shared.model_name(tool, opts)
   return {
-    name = shared.model_name(tool, opts),
+    name = name,
     description = tool.description,
     param = { type = 'table', fields = fields_of(tool.inputSchema) },
     returns = {
@@ -96,62 +121,81 @@ function M.tool(tool, opts)
       { name = 'error', description = 'Why the tool failed, when it did', type = 'string', optional = true },
     },
     func = function(input, opts_or_on_log, on_complete_arg)
-      local on_log, on_complete
+      local fopts, on_log, on_complete = {}, nil, nil
       if type(opts_or_on_log) == 'table' then
-        on_log, on_complete = opts_or_on_log.on_log, opts_or_on_log.on_complete
+        fopts = opts_or_on_log
+        on_log, on_complete = fopts.on_log, fopts.on_complete
       else
         on_log, on_complete = opts_or_on_log, on_complete_arg
       end
-      local args = shared.arguments(input)
-      if on_log then
-        on_log(('agentls %s'):format(tool.name))
+      if fopts.streaming then
+        return nil, nil -- a partial input the model is still writing: only the final one runs
       end
-      local function run(done)
-        if not on_complete then
-          local result, err = agentls.call_sync(tool.name, args)
-          return done(result, err)
-        end
-        agentls.call(tool.name, args, done)
+      local args = shared.arguments(input)
+      local call_opts = { bufnr = opts and opts.bufnr }
+      if type(on_log) == 'function' then
+        on_log(shared.brief(tool.name, args))
       end
       local function answer(result, err)
-        if not result then
-          return nil, 'agentls: ' .. tostring(err)
-        elseif result.isError then
-          return nil, result.content
+        local text, is_error = shared.answer(result, err)
+        if is_error then
+          return nil, text
         end
-        return result.content, nil
+        return text, nil
       end
-      if not on_complete then
-        return run(answer)
+      if type(on_complete) ~= 'function' then
+        if approval then
+          return nil, ('%s needs approval, which this avante cannot ask for'):format(name)
+        end
+        return answer(agentls.call_sync(tool.name, args, nil, call_opts))
       end
       local function go()
-        run(function(result, err)
+        agentls.call(tool.name, args, function(result, err)
           on_complete(answer(result, err))
-        end)
+        end, call_opts)
       end
-      if approval then
-        vim.ui.select({ 'Run', 'Cancel' }, { prompt = ('agentls: run %s?'):format(tool.name) }, function(choice)
-          if choice == 'Run' then
-            go()
-          else
-            on_complete(nil, 'the user declined to run ' .. tool.name)
-          end
-        end)
-      else
+      if not approval then
         go()
+        return nil, nil -- the result comes through on_complete
       end
-      -- nil, nil: the result comes through on_complete
+      confirm(('Run %s?'):format(shared.brief(name, args)), name, fopts.session_ctx, function(ok, reason)
+        if ok then
+          go()
+        else
+          on_complete(nil, ('User declined, reason: %s'):format(reason or 'none given'))
+        end
+      end)
+      return nil, nil
     end,
   }
 end
 
---- The list for avante's custom_tools (lists the tools now, starting agentls if needed).
+--- The list for avante's custom_tools (lists the tools now, starting agentls if needed). A name
+--- one of avante's built-in tools has is left out (with a warning) instead of colliding with it.
 ---@param opts agentls.AdapterOpts?
 ---@return table[]
 function M.tools(opts)
-  local out = {}
+  local taken = {}
+  local ok, llm_tools = pcall(require, 'avante.llm_tools')
+  for _, t in ipairs(ok and type(llm_tools) == 'table' and type(llm_tools._tools) == 'table' and llm_tools._tools or {}) do
+    if type(t) == 'table' and t.name then
+      taken[t.name] = true
+    end
+  end
+  local out, skipped = {}, {}
   for _, t in ipairs(shared.selected(opts)) do
-    out[#out + 1] = M.tool(t, opts)
+    local tool = M.tool(t, opts)
+    if taken[tool.name] then
+      skipped[#skipped + 1] = tool.name
+    else
+      out[#out + 1] = tool
+    end
+  end
+  if #skipped > 0 then
+    vim.notify(
+      ('agentls: avante already has %s; not offered (set a prefix)'):format(table.concat(skipped, ', ')),
+      vim.log.levels.WARN
+    )
   end
   return out
 end
