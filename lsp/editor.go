@@ -40,7 +40,27 @@ func (e *editor) applyEdit(ctx context.Context, label string, edit map[string]an
 	return res, nil
 }
 
+// Write implements workspace.Editor. When the client offers diagnostics,
+// the result's note ends with what the editor's servers report for the
+// file after the change.
 func (e *editor) Write(ctx context.Context, req workspace.WriteRequest) (workspace.WriteResult, error) {
+	res, err := e.write(ctx, req)
+	if err != nil || !e.s.clientCaps().diagnostics || (!res.InBuffer && !res.Saved) {
+		return res, err
+	}
+	cf := changedFile{abs: req.Abs}
+	if res.InBuffer {
+		if buf, ok := e.f.WS.Buffer(req.Abs); ok {
+			cf.version = &buf.Version
+		}
+	}
+	if d := e.diagnosticsAfter(ctx, []changedFile{cf}); d != "" {
+		res.Note = joinNote(res.Note, d)
+	}
+	return res, nil
+}
+
+func (e *editor) write(ctx context.Context, req workspace.WriteRequest) (workspace.WriteResult, error) {
 	d, open := e.s.docByPath(req.Abs)
 	buf, inOverlay := e.f.WS.Buffer(req.Abs)
 	c := e.s.clientCaps()

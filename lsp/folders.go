@@ -270,7 +270,7 @@ func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) {
 func (s *Server) applySettings(f *Folder, st settings) {
 	old := f.settings.Load()
 	if f.reg.Load() == nil {
-		reg, err := registry.NewBuiltin(st.Disabled...)
+		reg, err := registry.NewBuiltinFor(s.clientCaps().features(), st.Disabled...)
 		if err != nil {
 			s.showMessage(2, "agentls: %v", err)
 		}
@@ -317,6 +317,9 @@ func (s *Server) updateDisabled(reg *registry.Registry, was, now []string) {
 			continue
 		}
 		if t, ok := registry.LookupBuiltin(name); ok {
+			if f := registry.Requires(t); f != "" && !slices.Contains(s.clientCaps().features(), f) {
+				continue
+			}
 			if err := reg.Add(t); err != nil {
 				s.log.Error("re-adding a built-in", "tool", name, "err", err)
 			}

@@ -25,6 +25,9 @@ type clientInfo struct {
 	workspaceFolders  bool
 	workDoneProgress  bool
 	saveDocument      bool // experimental.agentls.saveDocument
+	diagnostics       bool // experimental.agentls.diagnostics: the client serves agentls/diagnostics
+	languageRequest   bool // experimental.agentls.languageRequest
+	editorState       bool // experimental.agentls.editorState
 	watchedFilesDynam bool
 	name              string
 }
@@ -62,7 +65,10 @@ type initializeParams struct {
 		} `json:"window"`
 		Experimental struct {
 			Agentls struct {
-				SaveDocument bool `json:"saveDocument"`
+				SaveDocument    bool `json:"saveDocument"`
+				Diagnostics     bool `json:"diagnostics"`
+				LanguageRequest bool `json:"languageRequest"`
+				EditorState     bool `json:"editorState"`
 			} `json:"agentls"`
 		} `json:"experimental"`
 	} `json:"capabilities"`
@@ -90,7 +96,9 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	c.workspaceFolders = w.WorkspaceFolders
 	c.watchedFilesDynam = w.DidChangeWatchedFiles.DynamicRegistration
 	c.workDoneProgress = p.Capabilities.Window.WorkDoneProgress
-	c.saveDocument = p.Capabilities.Experimental.Agentls.SaveDocument
+	ag := p.Capabilities.Experimental.Agentls
+	c.saveDocument = ag.SaveDocument
+	c.diagnostics, c.languageRequest, c.editorState = ag.Diagnostics, ag.LanguageRequest, ag.EditorState
 	if p.ClientInfo != nil {
 		c.name = p.ClientInfo.Name
 	}

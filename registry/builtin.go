@@ -74,12 +74,43 @@ func LookupBuiltin(name string) (Tool, bool) {
 	return b.tool, true
 }
 
+// Conditional is implemented by a built-in that a session offers only when
+// its client provides a feature (Requires names it), such as the editor's
+// own language servers: a tool list stays honest about what works.
+type Conditional interface {
+	Requires() string
+}
+
+// Features a client may provide (docs/PROTOCOL.md, client requests).
+const (
+	FeatureDiagnostics     = "agentls/diagnostics"     // the editor's diagnostics
+	FeatureLanguageRequest = "agentls/languageRequest" // the editor's other language servers
+	FeatureEditorState     = "agentls/editorState"     // open documents, cursor, selection
+)
+
+// Features lists every feature a client may provide.
+var Features = []string{FeatureDiagnostics, FeatureLanguageRequest, FeatureEditorState}
+
+// Requires is the feature t needs, or "" for a tool every session offers.
+func Requires(t Tool) string {
+	if c, ok := t.(Conditional); ok {
+		return c.Requires()
+	}
+	return ""
+}
+
 // NewBuiltin returns a registry holding every built-in except the disabled
-// names. The registry is never nil. The error reports a disabled name that
+// names and the conditional ones (see NewBuiltinFor). The registry is never nil. The error reports a disabled name that
 // is not a built-in (the closest names are suggested) or a built-in whose
 // schema is invalid; the returned registry holds every other built-in, so a
 // caller may log the error and go on.
 func NewBuiltin(disabled ...string) (*Registry, error) {
+	return NewBuiltinFor(nil, disabled...)
+}
+
+// NewBuiltinFor is NewBuiltin for a session whose client provides features:
+// conditional built-ins that need one of them are included.
+func NewBuiltinFor(features []string, disabled ...string) (*Registry, error) {
 	builtins.mu.RLock()
 	list := make([]*builtin, 0, len(builtins.tools))
 	names := make([]string, 0, len(builtins.tools))
@@ -102,6 +133,9 @@ func NewBuiltin(disabled ...string) (*Registry, error) {
 	r := New()
 	for _, b := range list {
 		if skip[b.tool.Name()] {
+			continue
+		}
+		if f := Requires(b.tool); f != "" && !slices.Contains(features, f) {
 			continue
 		}
 		e, err := b.prepare()

@@ -25,7 +25,7 @@ func runContract(e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, "contract", "", "unexpected argument %q", pos[0])
 	}
-	reg, err := registry.NewBuiltin()
+	reg, err := registry.NewBuiltinFor(registry.Features)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "agentls contract: %v\n", err)
 		return exitError
@@ -55,6 +55,29 @@ func contractMarkdown(tools []registry.Schema) string {
 	}
 	if len(tools) == 0 {
 		b.WriteString("\nNo built-in tools are registered.\n")
+	}
+	byFeature := map[string][]string{}
+	var features []string
+	for _, t := range tools {
+		tool, ok := registry.LookupBuiltin(t.Name)
+		if !ok {
+			continue
+		}
+		if f := registry.Requires(tool); f != "" {
+			if byFeature[f] == nil {
+				features = append(features, f)
+			}
+			byFeature[f] = append(byFeature[f], "`"+t.Name+"`")
+		}
+	}
+	if len(features) > 0 {
+		slices.Sort(features)
+		b.WriteString("\nSome tools exist only in sessions whose editor answers a client request (`docs/PROTOCOL.md`):\n")
+		for _, f := range features {
+			fmt.Fprintf(&b, "%s needs `%s`.", strings.Join(byFeature[f], ", "), f)
+			b.WriteString("\n")
+		}
+		b.WriteString("The command line and MCP without an editor do not list them.\n")
 	}
 	b.WriteString("\n## Arguments\n\nArgument names are part of the contract; `?` marks an optional one.\n\n")
 	for _, t := range tools {

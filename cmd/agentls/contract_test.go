@@ -23,9 +23,9 @@ var (
 
 func builtinSchemas(t *testing.T) []registry.Schema {
 	t.Helper()
-	reg, err := registry.NewBuiltin()
+	reg, err := registry.NewBuiltinFor(registry.Features)
 	if err != nil {
-		t.Fatalf("registry.NewBuiltin: %v", err)
+		t.Fatalf("registry.NewBuiltinFor: %v", err)
 	}
 	return reg.Schemas()
 }

@@ -189,7 +189,7 @@ func TestContractCommand(t *testing.T) {
 	if code != exitOK || !strings.HasPrefix(out, "# Tool contract") {
 		t.Fatalf("contract: exit %d, %.80q", code, out)
 	}
-	reg, _ := registry.NewBuiltin()
+	reg, _ := registry.NewBuiltinFor(registry.Features)
 	if out != contractMarkdown(reg.Schemas()) {
 		t.Error("agentls contract differs from contractMarkdown")
 	}

@@ -53,6 +53,11 @@ type Editor struct {
 	ReplyBeforeChange bool
 	// IgnoreEdits answers applied:true but sends no didChange.
 	IgnoreEdits bool
+	// Requests answers client requests the fake editor does not know
+	// itself (agentls/diagnostics, agentls/languageRequest…), by method.
+	// A handler runs on its own goroutine and may block. A *wire.Error it
+	// returns is sent as is.
+	Requests map[string]func(params json.RawMessage) (any, error)
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every received message
@@ -496,6 +501,21 @@ func (e *Editor) handle(m *wire.Message) {
 	case "window/workDoneProgress/create", "client/registerCapability":
 		e.conn.Reply(m.ID, nil, nil)
 	default:
+		if h, ok := e.Requests[m.Method]; ok {
+			go func() {
+				res, err := h(m.Params)
+				if err != nil {
+					var we *wire.Error
+					if !errors.As(err, &we) {
+						we = wire.Errorf(wire.CodeInternalError, "%v", err)
+					}
+					e.conn.Reply(m.ID, nil, we)
+					return
+				}
+				e.conn.Reply(m.ID, res, nil)
+			}()
+			return
+		}
 		e.conn.Reply(m.ID, nil, wire.Errorf(wire.CodeMethodNotFound, "lsptest: %s not handled", m.Method))
 	}
 }
