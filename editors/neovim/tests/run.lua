@@ -462,13 +462,21 @@ test('avante adapter: final input only, errors in the error slot, declines throu
     eq('a.txt:1:hit', got[1])
     eq('a.txt:1:hit', (by.agentls_grep.func({ pattern = 'hit' })), 'synchronous without on_complete')
     local n = #calls
+    package.loaded['avante.llm_tools.helpers'] = { confirm = function(_, cb)
+      cb(true) -- approved: only the adapter keeps a partial input from running
+    end }
+    local completed = false
     eq({ nil, nil }, { by.agentls_edit_file.func({ path = 'a', old_string = 'x', new_string = 'y' }, {
       streaming = true,
       on_complete = function()
-        error('a partial input must not complete')
+        completed = true
       end,
     }) })
+    vim.wait(50, function()
+      return completed
+    end, 5)
     eq(n, #calls, 'a streaming partial call runs nothing')
+    eq(false, completed, 'and answers nothing')
     -- approval through avante's own confirm
     local asked
     package.loaded['avante.llm_tools.helpers'] = {

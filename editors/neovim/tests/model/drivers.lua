@@ -118,6 +118,9 @@ function M.avante()
     end, results)
   end
   function d.partial(call)
+    user_decide = function()
+      return 'accept' -- a user who would approve it: only the adapter keeps the partial call out
+    end
     local use = { id = call.id, name = call.name, input = call.arguments, state = 'generating' }
     av_model.stream(tools, { use }, {}, {}, function() end)
     -- and as avante passes it for an edit tool or one with support_streaming
