@@ -6,11 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/build"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -76,7 +76,7 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 	if err != nil {
 		t.Skip("rg is not installed (apt-get install -y ripgrep)")
 	}
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := filepath.Join(build.Default.GOROOT, "src")
 	ws, err := workspace.New(root)
 	if err != nil {
 		t.Skip(err)
@@ -266,7 +266,7 @@ var benchClasses = []struct {
 // BenchmarkGrepGoroot searches Go's source tree once per iteration, each
 // time walking it afresh (what one `agentls call grep` does).
 func BenchmarkGrepGoroot(b *testing.B) {
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := filepath.Join(build.Default.GOROOT, "src")
 	ws, err := workspace.New(root)
 	if err != nil {
 		b.Skip(err)

@@ -35,16 +35,6 @@ func cells(t *testing.T, text string) []map[string]any {
 	return nb.Cells
 }
 
-// unchangedOutside checks that before and after differ only between
-// before[start:end] and its replacement.
-func unchangedOutside(t *testing.T, before, after string, start, end int) {
-	t.Helper()
-	tail := before[end:]
-	if !strings.HasPrefix(after, before[:start]) || !strings.HasSuffix(after, tail) {
-		t.Errorf("bytes outside the edited cell changed:\n%s", after)
-	}
-}
-
 func TestEditNotebookReplaceCode(t *testing.T) {
 	src := notebookFile(t, "nb.ipynb")
 	r, err := editNotebook(src, nbEdit{mode: "replace", cellID: "calc", source: strp("y = 2\nprint(y)\n")})

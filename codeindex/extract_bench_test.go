@@ -3,10 +3,10 @@ package codeindex
 import (
 	"context"
 	"fmt"
+	"go/build"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +16,7 @@ import (
 
 func goFiles(b *testing.B, dir string) [][]byte {
 	var files [][]byte
-	filepath.WalkDir(filepath.Join(runtime.GOROOT(), "src", dir), func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(filepath.Join(build.Default.GOROOT, "src", dir), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
 			if src, err := os.ReadFile(p); err == nil && len(src) <= maxFileSize {
 				files = append(files, src)
@@ -48,7 +48,7 @@ func BenchmarkSkeleton(b *testing.B) {
 // goroot returns an index of Go's source tree, cached under the temporary
 // directory between runs.
 func goroot(b *testing.B) *Index {
-	ws, err := workspace.New(filepath.Join(runtime.GOROOT(), "src"))
+	ws, err := workspace.New(filepath.Join(build.Default.GOROOT, "src"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func BenchmarkMapGOROOT(b *testing.B) {
 
 // BenchmarkColdGOROOT: a build of Go's source tree without the cache.
 func BenchmarkColdGOROOT(b *testing.B) {
-	ws, err := workspace.New(filepath.Join(runtime.GOROOT(), "src"))
+	ws, err := workspace.New(filepath.Join(build.Default.GOROOT, "src"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func BenchmarkColdGOROOT(b *testing.B) {
 
 // BenchmarkWarmGOROOT: a build of Go's source tree from its cache.
 func BenchmarkWarmGOROOT(b *testing.B) {
-	ws, err := workspace.New(filepath.Join(runtime.GOROOT(), "src"))
+	ws, err := workspace.New(filepath.Join(build.Default.GOROOT, "src"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func BenchmarkWarmGOROOT(b *testing.B) {
 // inserted in the middle of a 5,000-line Go file, its text different from
 // update to update.
 func BenchmarkIncrementalEdit(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "cmd/internal/obj/riscv/obj.go"))
+	src, err := os.ReadFile(filepath.Join(build.Default.GOROOT, "src", "cmd/internal/obj/riscv/obj.go"))
 	if err != nil {
 		b.Skip(err)
 	}

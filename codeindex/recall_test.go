@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"go/build"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -25,7 +25,7 @@ func TestRecallCtags(t *testing.T) {
 	if err != nil {
 		t.Skip("ctags not installed (Debian package universal-ctags)")
 	}
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := filepath.Join(build.Default.GOROOT, "src")
 	tags := filepath.Join(t.TempDir(), "tags")
 	out, err := exec.Command(ctags, "-R", "--languages=Go", "--excmd=number", "--fields=+K", "-f", tags, root).CombinedOutput()
 	if err != nil {

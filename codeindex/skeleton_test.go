@@ -3,10 +3,10 @@ package codeindex
 import (
 	"context"
 	"fmt"
+	"go/build"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +19,7 @@ func TestSkeletonGOROOT(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses Go's source tree twice")
 	}
-	root := filepath.Join(runtime.GOROOT(), "src")
+	root := filepath.Join(build.Default.GOROOT, "src")
 	l := LanguageByName("go")
 	x := newExtractor()
 	defer x.Close()

@@ -49,7 +49,7 @@ func (f *Folder) Approve(ctx context.Context, name string, args json.RawMessage)
 // approve applies the gate to one call; when the call may not run, res is
 // the error result the model reads.
 func (s *Server) approve(ctx context.Context, f *Folder, reg *registry.Registry, name string, args json.RawMessage) (res registry.Result, ok bool) {
-	st := defaultSettings()
+	var st settings
 	if f != nil {
 		st = f.currentSettings()
 	} else {

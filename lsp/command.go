@@ -70,8 +70,8 @@ func clipJSON(b []byte) string {
 	return string(b)
 }
 
-// noFolderRegistry serves listTools and calls when no folder is open; the
-// tools then answer that a folder is needed.
+// registryFor is the registry of f; with no folder open (f nil) it is a
+// built-in registry whose tools answer that a folder is needed.
 func (s *Server) registryFor(f *Folder) *registry.Registry {
 	if f != nil {
 		return f.Registry()

@@ -106,7 +106,6 @@ type Server struct {
 	exited   bool
 
 	progressSeq uint64
-	askSeq      uint64
 
 	initDone     chan struct{} // closed by the client's initialized notification
 	initDoneOnce sync.Once

@@ -22,9 +22,6 @@ type settings struct {
 
 func defaultSettings() settings { return settings{SaveAfterEdit: true} }
 
-// serverKeys are the top-level keys the server itself reads.
-var serverKeys = []string{"approval", "clientConfirms", "saveAfterEdit", "tools"}
-
 // unwrapSection accepts both the agentls object itself and an object that
 // holds it under "agentls" (the shape of didChangeConfiguration's settings).
 func unwrapSection(raw json.RawMessage) json.RawMessage {

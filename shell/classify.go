@@ -386,9 +386,6 @@ func checkGitConfig(args []Word) string {
 			"--show-origin", "--show-scope", "--name-only", "--null", "-z", "--bool", "--int", "--path", "--type":
 			return checkGitConfigRead(opts)
 		}
-		if strings.HasPrefix(o, "--type=") || strings.HasPrefix(o, "--default=") {
-			continue
-		}
 	}
 	for _, a := range args {
 		if a.Text == "get" || a.Text == "list" {

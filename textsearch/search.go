@@ -124,7 +124,6 @@ type search struct {
 	stored  int // matches with text in results
 	files   int // files with a match
 	matches int // matching lines (or matches, multiline)
-	cutLong int // lines cut to MaxLineLen
 }
 
 // fileResult is one file's share of the output.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/build"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -373,7 +374,7 @@ func BenchmarkWalkGOROOT(b *testing.B) {
 	if testing.Short() {
 		b.Skip("walks GOROOT/src")
 	}
-	src := filepath.Join(runtime.GOROOT(), "src")
+	src := filepath.Join(build.Default.GOROOT, "src")
 	if _, err := os.Stat(src); err != nil {
 		b.Skip(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"go/build"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +27,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", filepath.Join(runtime.GOROOT(), "src"), "tree to index")
+	dir := flag.String("dir", filepath.Join(build.Default.GOROOT, "src"), "tree to index")
 	runs := flag.Int("runs", 1, "cold builds and warm restarts to run (the best of each is kept, as for ctags)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file (and of the warm restarts to this file.warm)")
 	flag.Parse()
