@@ -268,6 +268,21 @@ func (s *Server) didChangeWorkspaceFolders(raw json.RawMessage) {
 // tools.disabled removes and re-adds built-ins in place, which changes its
 // revision and digest. Extensions that watch settings are told.
 func (s *Server) applySettings(f *Folder, st settings) {
+	if s.opts.Settings != nil {
+		raw, problems := s.opts.Settings(f.WS.Root(), st.Raw)
+		for _, msg := range problems {
+			s.showMessage(2, "agentls settings: %s", msg)
+		}
+		// The editor's own problems were shown when it sent them.
+		_, shown := parseSettings(st.Raw, s.log)
+		merged, all := parseSettings(raw, s.log)
+		for _, msg := range all {
+			if !slices.Contains(shown, msg) {
+				s.showMessage(2, "agentls settings: %s", msg)
+			}
+		}
+		st = merged
+	}
 	old := f.settings.Load()
 	if f.reg.Load() == nil {
 		reg, err := registry.NewBuiltinFor(s.clientCaps().features(), st.Disabled...)

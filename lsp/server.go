@@ -38,6 +38,12 @@ type Options struct {
 
 	// Extension points for the code index and navigation (see Extension).
 	Extensions []Extension
+
+	// Settings, when set, turns the settings the editor gave for the folder
+	// at root (nil for none) into the folder's settings: the binary layers
+	// the user's settings file under them and the workspace's own file over
+	// them. Each problem it returns is shown to the user.
+	Settings func(root string, editor json.RawMessage) (json.RawMessage, []string)
 }
 
 // Extension adds behaviour to the server without the server knowing it:

@@ -29,7 +29,8 @@ type Server struct {
 	sess *workspace.Session
 	srv  *sdk.Server
 
-	gate Gate // nil: every call runs
+	gate Gate   // nil: every call runs
+	ask  *asker // set by AskThroughClient
 
 	mu       sync.Mutex
 	revision uint64          // the registry revision last mirrored into srv
@@ -109,12 +110,19 @@ func (s *Server) handler(name string) sdk.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
+		ctx, c := s.withAsk(ctx, req)
 		if s.gate != nil {
 			if res, ok := s.gate(ctx, name, args); !ok {
+				if c != nil && c.asked != "" {
+					return s.inputRequest(c.asked), nil
+				}
 				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Content}}, IsError: true}, nil
 			}
 		}
 		res := s.reg.Call(workspace.WithSession(ctx, s.sess), name, args)
+		if c != nil && c.asked != "" {
+			return s.inputRequest(c.asked), nil
+		}
 		return &sdk.CallToolResult{
 			Content: []sdk.Content{&sdk.TextContent{Text: res.Content}},
 			IsError: res.IsError,

@@ -21,9 +21,11 @@ JSON is the tool's argument object; "-" reads it from stdin; without it the
 tool gets {}. Each call is its own session, so the read-before-write rule
 (read a file before editing it) does not apply here.
 
---settings passes the "agentls" settings an editor would send (bash.allow,
-bash.deny, bash.sandbox, webFetch.allowPrivate, ...). bash.askFallback is
-"run" unless set: a command that would need approval runs, since you typed it.
+Settings (bash.allow, bash.deny, bash.sandbox, webFetch.allowPrivate,
+tools.disabled, ...) come from the user's file $XDG_CONFIG_HOME/agentls/settings.json
+(~/.config/agentls/settings.json), then --settings, which wins; DIR's own
+.agentls/settings.json may only tighten them. bash.askFallback is "run" unless
+set: a command that would need approval runs, since you typed it.
 
 Exit status: 0 when the tool succeeded, 1 when its result is an error
 (unknown tool, invalid arguments, refused path, ...), 2 for a usage error.
@@ -63,18 +65,18 @@ func runCall(e *env, args []string) int {
 		return usageError(e, "call", callSynopsis, "the arguments are not valid JSON: %s", jsonProblem(raw))
 	}
 
-	settings, err := callSettings(*settingsArg)
-	if err != nil {
-		return usageError(e, "call", callSynopsis, "--settings: %v", err)
-	}
-
-	reg, err := registry.NewBuiltin()
-	if err != nil {
-		fmt.Fprintf(e.stderr, "agentls call: %v\n", err)
-	}
 	ws, err := workspace.New(*dir)
 	if err != nil {
 		return usageError(e, "call", callSynopsis, "-C %s: %v", *dir, err)
+	}
+	settings, err := commandSettings(e, "call", ws.Root(), *settingsArg, runWhenNobodyAsks)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "agentls call: %v\n", err)
+		return exitUsage
+	}
+	reg, err := registry.NewBuiltin(disabledTools(settings)...)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "agentls call: %v\n", err)
 	}
 	sess, err := workspace.NewSession(ws, workspace.DiskEditor{WS: ws}, nil) // nil: no read-before-write
 	if err != nil {
@@ -83,7 +85,7 @@ func runCall(e *env, args []string) int {
 	}
 	defer sess.Close()
 	if err := sess.SetSettings(settings); err != nil { // applies secrets.deny too
-		return usageError(e, "call", callSynopsis, "--settings: %v", err)
+		return usageError(e, "call", callSynopsis, "settings: %v", err)
 	}
 
 	res := reg.Call(workspace.WithSession(e.ctx, sess), name, raw)
@@ -117,27 +119,26 @@ func jsonProblem(raw []byte) string {
 	return err.Error()
 }
 
-// callSettings returns the session settings of a command-line call: the
-// user's --settings object, with bash.askFallback "run" unless it says
-// otherwise — the user typed the command, there is nobody else to ask.
-func callSettings(arg string) (json.RawMessage, error) {
+// runWhenNobodyAsks gives a command-line call bash.askFallback "run"
+// unless the settings say otherwise: the user typed the command, there is
+// nobody else to ask.
+func runWhenNobodyAsks(settings json.RawMessage) (json.RawMessage, error) {
 	m := map[string]any{}
-	if strings.TrimSpace(arg) != "" {
-		if err := json.Unmarshal([]byte(arg), &m); err != nil || m == nil {
-			return nil, fmt.Errorf("want a JSON object: %s", strings.TrimPrefix(fmt.Sprint(err), "json: "))
+	if len(settings) > 0 {
+		if err := json.Unmarshal(settings, &m); err != nil || m == nil {
+			return nil, fmt.Errorf("--settings: want a JSON object")
 		}
 	}
-	_, dotted := m["bash.askFallback"]
-	bash, _ := m["bash"].(map[string]any)
-	if !dotted && (bash == nil || bash["askFallback"] == nil) {
-		if bash == nil {
-			bash = map[string]any{}
-			if _, ok := m["bash"]; ok {
-				return nil, fmt.Errorf(`"bash" must be an object`)
-			}
-		}
+	bash, isObj := m["bash"].(map[string]any)
+	if _, ok := m["bash"]; ok && !isObj {
+		return nil, fmt.Errorf(`--settings: "bash" must be an object`)
+	}
+	if bash == nil {
+		bash = map[string]any{}
+	}
+	if bash["askFallback"] == nil {
 		bash["askFallback"] = "run"
-		m["bash"] = bash
 	}
+	m["bash"] = bash
 	return json.Marshal(m)
 }

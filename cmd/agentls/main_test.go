@@ -27,7 +27,15 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	// No test reads the user's own settings file.
+	cfg, err := os.MkdirTemp("", "agentls-test-config-*")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", cfg)
+	code := m.Run()
+	os.RemoveAll(cfg)
+	os.Exit(code)
 }
 
 // runCLI runs agentls in process and returns its stdout, stderr and exit
@@ -245,21 +253,53 @@ func TestCallSettings(t *testing.T) {
 		{"", `{"bash":{"askFallback":"run"}}`},
 		{`{"bash":{"sandbox":"bwrap"}}`, `{"bash":{"askFallback":"run","sandbox":"bwrap"}}`},
 		{`{"bash":{"askFallback":"deny"}}`, `{"bash":{"askFallback":"deny"}}`},
-		{`{"bash.askFallback":"deny"}`, `{"bash.askFallback":"deny"}`},
+		{`{"bash.askFallback":"deny"}`, `{"bash":{"askFallback":"deny"}}`},
 		{`{"webFetch":{"allowPrivate":true}}`, `{"bash":{"askFallback":"run"},"webFetch":{"allowPrivate":true}}`},
 	} {
-		got, err := callSettings(tc.in)
+		got, err := commandSettings(&env{stderr: io.Discard}, "call", t.TempDir(), tc.in, runWhenNobodyAsks)
 		if err != nil || string(got) != tc.want {
-			t.Errorf("callSettings(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
+			t.Errorf("settings of --settings %s = %s, %v; want %s", tc.in, got, err, tc.want)
 		}
 	}
 	for _, bad := range []string{`[]`, `null`, `{`, `{"bash":1}`} {
-		if got, err := callSettings(bad); err == nil {
-			t.Errorf("callSettings(%s) = %s, want an error", bad, got)
+		if got, err := commandSettings(&env{stderr: io.Discard}, "call", t.TempDir(), bad, runWhenNobodyAsks); err == nil {
+			t.Errorf("--settings %s = %s, want an error", bad, got)
 		}
 	}
-	if _, errOut, code := runCLI(t, "", "call", "--settings", "[]", "read_file"); code != exitUsage || !strings.Contains(errOut, "--settings: want a JSON object") {
+	if _, errOut, code := runCLI(t, "", "call", "--settings", "[]", "read_file"); code != exitUsage || !strings.Contains(errOut, "--settings: the settings must be a JSON object") {
 		t.Errorf("bad --settings: exit %d, %q", code, errOut)
+	}
+}
+
+// TestSettingsLayers: the user's file, then --settings, then the
+// workspace's file, which only tightens; a malformed user file is an
+// error naming the file and the position.
+func TestSettingsLayers(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	os.MkdirAll(filepath.Join(cfg, "agentls"), 0o755)
+	userFile := filepath.Join(cfg, "agentls", "settings.json")
+	os.WriteFile(userFile, []byte(`{"bash": {"allow": ["go test"], "askFallback": "deny"}, "tools.disabled": ["web_fetch"]}`), 0o644)
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".agentls"), 0o755)
+	os.WriteFile(filepath.Join(root, ".agentls", "settings.json"), []byte(`{"bash": {"allow": ["*"], "deny": ["git push"]}}`), 0o644)
+	var errOut bytes.Buffer
+	got, err := commandSettings(&env{stderr: &errOut}, "mcp", root, `{"bash":{"allow":["make"]}}`, nil)
+	want := `{"bash":{"allow":["make"],"askFallback":"deny","deny":["git push"]},"tools":{"disabled":["web_fetch"]}}`
+	if err != nil || string(got) != want {
+		t.Errorf("layers: %s, %v; want %s", got, err, want)
+	}
+	if !strings.Contains(errOut.String(), "bash.allow (a workspace cannot allow commands)") {
+		t.Errorf("the ignored workspace key is not reported: %q", errOut.String())
+	}
+	if d := disabledTools(got); !slices.Equal(d, []string{"web_fetch"}) {
+		t.Errorf("disabledTools: %q", d)
+	}
+
+	os.WriteFile(userFile, []byte("{\n  \"bash\": {\"allow\": [\"go test\"}\n}\n"), 0o644)
+	_, errOut2, code := runCLI(t, "", "call", "-C", root, "ls")
+	if code != exitUsage || !strings.Contains(errOut2, userFile+":2:31: invalid character '}'") {
+		t.Errorf("malformed user file: exit %d, %q", code, errOut2)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-const mcpSynopsis = "[--dir DIR] [--attach [--fallback]] [--list]"
+const mcpSynopsis = "[--dir DIR] [--settings JSON] [--attach [--fallback]] [--list]"
 
 const mcpHelp = `Serves the agentls tools over MCP (newline-delimited JSON-RPC) on stdin/stdout.
 
@@ -25,6 +25,14 @@ read-before-write applies per connection. With --attach, the calls run inside
 the running editor session (agentls serve) whose workspace folder contains the
 current directory: unsaved buffers are read, edits go through the editor and
 its approvals. --list shows the sessions one can attach to.
+
+Standalone, settings come from the user's file $XDG_CONFIG_HOME/agentls/settings.json
+(~/.config/agentls/settings.json; the keys of the editor's "agentls" section),
+then --settings, which wins; DIR's own .agentls/settings.json may only tighten
+them. A command outside bash.allow is put to the user through the MCP client
+when it offers elicitation (Allow, Allow for this session, Deny); otherwise it
+is refused with the line to add to the settings file. Example file:
+  {"bash": {"allow": ["go test", "make"], "sandbox": "bwrap"}}
 
 Setup for common MCP clients:
   claude mcp add agentls -- agentls mcp --attach --fallback
@@ -43,6 +51,7 @@ func runMCPEnv(e *env, args []string) int {
 	attach := fs.Bool("attach", false, "run inside the editor session whose folder contains DIR")
 	fallback := fs.Bool("fallback", false, "with --attach: serve DIR standalone when no editor session matches")
 	list := fs.Bool("list", false, "list the editor sessions one can attach to, and exit")
+	settingsArg := fs.String("settings", "", "standalone: the agentls settings as a JSON `object`, over the user's settings file (e.g. {\"bash\":{\"allow\":[\"go test\"]}})")
 	pos, code := parseArgs(e, fs, args)
 	if code >= 0 {
 		return code
@@ -74,16 +83,21 @@ func runMCPEnv(e *env, args []string) int {
 			return exitError
 		}
 	}
-	return serveStandalone(e, abs)
+	return serveStandalone(e, abs, *settingsArg)
 }
 
-func serveStandalone(e *env, dir string) int {
+func serveStandalone(e *env, dir, settingsArg string) int {
 	ws, err := workspace.New(dir)
 	if err != nil {
 		return usageError(e, "mcp", mcpSynopsis, "--dir %s: %v", dir, err)
 	}
+	settings, err := commandSettings(e, "mcp", ws.Root(), settingsArg, nil)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
+		return exitUsage
+	}
 	workspace.CleanTemp(ws.Root())
-	reg, err := registry.NewBuiltin()
+	reg, err := registry.NewBuiltin(disabledTools(settings)...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
 		return exitError
@@ -94,7 +108,12 @@ func serveStandalone(e *env, dir string) int {
 		return exitError
 	}
 	defer sess.Close()
+	if err := sess.SetSettings(settings); err != nil {
+		fmt.Fprintf(e.stderr, "agentls mcp: settings: %v\n", err)
+		return exitUsage
+	}
 	srv := mcp.NewServer(reg, sess, versionString(), nil)
+	srv.AskThroughClient()
 	if err := srv.Run(e.ctx, &sdk.IOTransport{Reader: readCloser{e.stdin}, Writer: writeCloser{e.stdout}}); err != nil &&
 		!errors.Is(err, context.Canceled) && !isEOF(err) {
 		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)

@@ -82,6 +82,7 @@ func serveLSP(ctx context.Context, logger *slog.Logger, r io.Reader, w io.Writer
 		Logger:     logger,
 		Version:    versionString(),
 		Extensions: []lsp.Extension{att, plugins, &nav.Extension{}},
+		Settings:   (&editorSettings{}).layer,
 	})
 	code := srv.Run(ctx, r, w, c)
 	att.close()
