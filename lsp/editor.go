@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentls/agentls/workspace"
 )
@@ -82,25 +81,18 @@ func (e *editor) write(ctx context.Context, req workspace.WriteRequest) (workspa
 	if strings.Contains(buf.Text, "\r\n") && !strings.Contains(newText, "\r\n") {
 		newText = strings.ReplaceAll(newText, "\n", "\r\n")
 	}
-	start, oldEnd, newEnd := diffBounds(buf.Text, newText)
-	if start == oldEnd && start == newEnd {
+	edits := minimalEdits(buf.Text, newText, c.enc)
+	if len(edits) == 0 {
 		return workspace.WriteResult{InBuffer: true, Saved: !buf.Dirty, Note: "the buffer already had this text"}, nil
-	}
-	te := map[string]any{
-		"range": Range{
-			Start: positionOf(buf.Text, start, c.enc),
-			End:   positionOf(buf.Text, oldEnd, c.enc),
-		},
-		"newText": newText[start:newEnd],
 	}
 	var edit map[string]any
 	if c.documentChanges {
 		edit = map[string]any{"documentChanges": []any{map[string]any{
 			"textDocument": map[string]any{"uri": d.uri, "version": buf.Version},
-			"edits":        []any{te},
+			"edits":        edits,
 		}}}
 	} else {
-		edit = map[string]any{"changes": map[string]any{d.uri: []any{te}}}
+		edit = map[string]any{"changes": map[string]any{d.uri: edits}}
 	}
 	res, err := e.applyEdit(ctx, "agentls: edit "+rel, edit)
 	if err != nil {
@@ -152,33 +144,6 @@ func (e *editor) save(ctx context.Context, uri string) (bool, error) {
 		return false, fmt.Errorf("saving failed: %w", err)
 	}
 	return res.Saved, nil
-}
-
-// diffBounds finds the one span that differs: a[start:aEnd] becomes
-// b[start:bEnd]. The span starts and ends on character boundaries and
-// never between "\r" and "\n".
-func diffBounds(a, b string) (start, aEnd, bEnd int) {
-	n := min(len(a), len(b))
-	for start < n && a[start] == b[start] {
-		start++
-	}
-	for start > 0 && (start < len(a) && !utf8.RuneStart(a[start]) || start < len(b) && !utf8.RuneStart(b[start])) {
-		start--
-	}
-	if start > 0 && a[start-1] == '\r' && (start < len(a) && a[start] == '\n' || start < len(b) && b[start] == '\n') {
-		start--
-	}
-	sfx := 0
-	for sfx < len(a)-start && sfx < len(b)-start && a[len(a)-1-sfx] == b[len(b)-1-sfx] {
-		sfx++
-	}
-	for sfx > 0 && !utf8.RuneStart(a[len(a)-sfx]) {
-		sfx--
-	}
-	if sfx > 0 && a[len(a)-sfx] == '\n' && len(a)-sfx > 0 && a[len(a)-sfx-1] == '\r' {
-		sfx--
-	}
-	return start, len(a) - sfx, len(b) - sfx
 }
 
 // openUnder lists the open documents at path or below it.

@@ -2,7 +2,9 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/lsp"
@@ -199,5 +201,61 @@ func TestRenameAndDeleteOpenFile(t *testing.T) {
 	}
 	if _, err := os.Stat(s.path("b.txt")); !os.IsNotExist(err) {
 		t.Errorf("b.txt still exists: %v", err)
+	}
+}
+
+// A multi_edit touching lines 3 and 900 of an open buffer reaches the editor
+// as two TextEdits, each covering only what changed: the lines between them
+// (and the user's cursor, marks and folds there) are left alone.
+func TestMultiEditSendsOneTextEditPerChange(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 1000; i++ {
+		fmt.Fprintf(&b, "line %d 中文\n", i)
+	}
+	text := b.String()
+	s := start(t, lsp.Options{}, map[string]string{"big.txt": text})
+	s.Initialize(nil, nil, s.root)
+	a := s.path("big.txt")
+	s.Open(a, text)
+	s.CallTool("read_file", map[string]any{"path": "big.txt", "limit": 2000})
+	r := s.CallTool("multi_edit", map[string]any{"path": "big.txt", "edits": []any{
+		map[string]any{"old_string": "line 3 中文\n", "new_string": "line three 中文\n"},
+		map[string]any{"old_string": "line 900 中文\n", "new_string": "line 900 中文\nline 900½\n"},
+	}})
+	if r.IsError {
+		t.Fatalf("multi_edit: %s", r.Content)
+	}
+	var p struct {
+		Edit struct {
+			DocumentChanges []struct {
+				Edits []struct {
+					Range struct {
+						Start, End struct{ Line, Character int }
+					}
+					NewText string
+				}
+			}
+		}
+	}
+	reqs := s.Received("workspace/applyEdit")
+	if len(reqs) != 1 {
+		t.Fatalf("%d applyEdit requests, want 1", len(reqs))
+	}
+	if err := json.Unmarshal(reqs[0].Params, &p); err != nil || len(p.Edit.DocumentChanges) != 1 {
+		t.Fatalf("applyEdit params %s: %v", reqs[0].Params, err)
+	}
+	edits := p.Edit.DocumentChanges[0].Edits
+	if len(edits) != 2 {
+		t.Fatalf("%d TextEdits, want 2: %+v", len(edits), edits)
+	}
+	if e := edits[0]; e.Range.Start.Line != 2 || e.Range.End.Line != 2 || e.NewText != "three" {
+		t.Errorf("first edit %+v, want line 2 (0-based) replaced by three", e)
+	}
+	if e := edits[1]; e.Range.Start.Line < 899 || e.Range.End.Line > 900 || !strings.Contains(e.NewText, "900½") {
+		t.Errorf("second edit %+v, want an insertion after line 899 (0-based)", e)
+	}
+	want := strings.Replace(strings.Replace(text, "line 3 中文\n", "line three 中文\n", 1), "line 900 中文\n", "line 900 中文\nline 900½\n", 1)
+	if got, _, _ := s.Text(a); got != want {
+		t.Errorf("the editor's buffer differs from the edited text")
 	}
 }

@@ -113,15 +113,21 @@ func offsetOf(text string, p Position, enc posEncoding) int {
 // positionOf converts a byte offset of text into a position. An offset past
 // the end clamps to the end.
 func positionOf(text string, off int, enc posEncoding) Position {
+	p, _ := positionFrom(text, 0, 0, off, enc)
+	return p
+}
+
+// positionFrom is positionOf counting from lineStart, the start of line
+// (lineStart <= off). It also returns the start of the position's line.
+func positionFrom(text string, lineStart int, line uint32, off int, enc posEncoding) (Position, int) {
 	if off > len(text) {
 		off = len(text)
 	}
-	if off < 0 {
-		off = 0
+	if off < lineStart {
+		off = lineStart
 	}
-	var line uint32
-	start := 0
-	for i := 0; i < off; i++ {
+	start := lineStart
+	for i := start; i < off; i++ {
 		switch text[i] {
 		case '\n':
 			line++
@@ -130,7 +136,7 @@ func positionOf(text string, off int, enc posEncoding) Position {
 			if i+1 < len(text) && text[i+1] == '\n' {
 				if i+1 == off {
 					// between \r and \n: the end of the line's content
-					return Position{Line: line, Character: count(text[start:i], enc)}
+					return Position{Line: line, Character: count(text[start:i], enc)}, start
 				}
 				i++
 			}
@@ -138,7 +144,7 @@ func positionOf(text string, off int, enc posEncoding) Position {
 			start = i + 1
 		}
 	}
-	return Position{Line: line, Character: count(text[start:off], enc)}
+	return Position{Line: line, Character: count(text[start:off], enc)}, start
 }
 
 // count is the length of s in the encoding's units.
