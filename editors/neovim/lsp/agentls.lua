@@ -7,7 +7,7 @@ local lsp = require('agentls.lsp')
 
 ---@type vim.lsp.Config
 return {
-  cmd = { 'agentls', 'serve', '--stdio' },
+  cmd = require('agentls.config').default_cmd(),
   root_markers = { '.git' },
   root_dir = function(bufnr, on_dir)
     if lsp.is_file_buffer(bufnr) then

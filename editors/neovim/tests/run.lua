@@ -528,7 +528,7 @@ test('client config: capabilities, handlers, settings both ways', function()
   eq(nil, lsp.client_config('/tmp/ws').init_options)
 end)
 
-test('roots: nearest .git, else the file directory; only file buffers attach', function()
+test('roots: nearest .git, else the current directory holding the file, else its directory; only file buffers attach', function()
   local lsp = require('agentls.lsp')
   local ws = workspace({ ['sub/dir/x.txt'] = 'x\n' })
   local loose = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))
@@ -549,7 +549,28 @@ test('roots: nearest .git, else the file directory; only file buffers attach', f
   eq(false, lsp.is_file_buffer(uri), 'URI buffer')
   eq(ws, lsp.dir_root(ws .. '/sub'))
   eq(loose, lsp.dir_root(loose))
+  -- no marker: Neovim's current directory when the file is below it, unless it is $HOME or /
+  vim.fn.mkdir(loose .. '/crates/core', 'p')
+  local cwd, home = vim.fn.getcwd(), vim.env.HOME
+  local ok, err = pcall(function()
+    vim.cmd.cd(loose)
+    vim.cmd('edit crates/core/main.rs')
+    local b3 = vim.api.nvim_get_current_buf()
+    eq(loose, lsp.buffer_root(b3), 'the current directory')
+    eq(ws, lsp.buffer_root(b1), 'a marker still wins')
+    vim.env.HOME = loose
+    eq(loose .. '/crates/core', lsp.buffer_root(b3), 'not $HOME')
+    vim.env.HOME = home
+    vim.cmd.cd(loose .. '/crates/core')
+    vim.cmd('edit ' .. loose .. '/new.txt')
+    eq(loose, lsp.buffer_root(vim.api.nvim_get_current_buf()), 'a file outside it: its own directory')
+  end)
+  vim.env.HOME = home
+  vim.cmd.cd(cwd)
   vim.cmd('silent %bwipeout!')
+  if not ok then
+    error(err, 0)
+  end
 end)
 
 test('saveDocument writes the buffer; unknown files answer saved=false', function()
@@ -645,6 +666,88 @@ test(':AgentlsCall completes tool names, first argument only', function()
   eq({}, commands.complete('', 'AgentlsCall grep '))
   eq({}, commands.complete('{"pa', 'AgentlsCall grep {"pa'))
   agentls.last_tools = saved
+end)
+
+--- The lua code blocks of the doc section starting at tag (up to the next section tag).
+local function doc_blocks(tag)
+  local text = read(plugin_root .. '/doc/agentls.txt')
+  local from = assert(text:find('*' .. tag .. '*', 1, true), tag .. ' in doc/agentls.txt')
+  local to = text:find('\n[^\n]-%*agentls%-[%w-]+%*', from + #tag + 2) or #text
+  local blocks = {}
+  for code in text:sub(from, to):gmatch('>lua\n(.-)\n<\n') do
+    blocks[#blocks + 1] = code
+  end
+  return blocks
+end
+
+test('lazy.nvim: the documented specs put lua/agentls, the commands and :help on the runtimepath', function()
+  local specs = doc_blocks('agentls-lazy')
+  eq(2, #specs, 'a spec for the repository and one for a clone')
+  -- lazy.nvim installs the whole repository: a copy of this plugin at editors/neovim of a tree
+  local repo = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))
+  tmp_dirs[#tmp_dirs + 1] = repo
+  vim.fn.mkdir(repo .. '/editors', 'p')
+  vim.fn.system({ 'cp', '-R', plugin_root, repo .. '/editors/neovim' })
+  eq(0, vim.v.shell_error, 'copy of the plugin')
+  vim.fn.delete(repo .. '/editors/neovim/doc/tags')
+  local saved = { rtp = vim.o.runtimepath, loaded = vim.g.loaded_agentls, modules = {} }
+  local function unload()
+    for name in pairs(package.loaded) do
+      if name == 'agentls' or name:find('^agentls%.') then
+        saved.modules[name] = saved.modules[name] or package.loaded[name]
+        package.loaded[name] = nil
+      end
+    end
+  end
+  local function fresh()
+    unload()
+    vim.o.runtimepath = table.concat(vim.tbl_filter(function(d)
+      return vim.fs.normalize(d) ~= plugin_root
+    end, vim.split(saved.rtp, ',')), ',')
+    vim.g.loaded_agentls = nil
+    pcall(vim.api.nvim_del_user_command, 'AgentlsTools')
+    eq({}, vim.api.nvim_get_runtime_file('lua/agentls/init.lua', true), 'not on the runtimepath before')
+  end
+  local ok, err = pcall(function()
+    for i, code in ipairs(specs) do
+      fresh()
+      local spec = assert(loadstring('return ' .. code:gsub('~/src/agentls', repo)))()
+      local plugin
+      if spec.dir then
+        -- a local directory: lazy.nvim puts dir itself on the runtimepath and sources plugin/
+        eq('agentls', spec.name)
+        contains(spec.build, 'go build -o editors/neovim/bin/agentls ./cmd/agentls')
+        plugin = { dir = vim.fs.normalize(vim.fn.expand(spec.dir)), name = spec.name }
+        vim.opt.runtimepath:append(plugin.dir)
+        vim.cmd('runtime! plugin/**/*.lua')
+      else
+        eq('agentls/agentls', spec[1], 'the repository')
+        eq('go build -o editors/neovim/bin/agentls ./cmd/agentls', spec.build, 'build, run in the clone')
+        plugin = { dir = repo, name = 'agentls' }
+        vim.opt.runtimepath:append(plugin.dir)
+      end
+      spec.config(plugin, {})
+      local found = vim.api.nvim_get_runtime_file('lua/agentls/init.lua', true)
+      eq({ repo .. '/editors/neovim/lua/agentls/init.lua' }, found, 'spec ' .. i .. ': lua/agentls')
+      eq(repo .. '/editors/neovim', require('agentls.config').plugin_dir(), 'spec ' .. i .. ': loaded from there')
+      truthy(vim.api.nvim_get_commands({}).AgentlsTools, 'spec ' .. i .. ': commands defined')
+      if not spec.dir then
+        truthy(vim.fn.filereadable(repo .. '/editors/neovim/doc/tags') == 1, ':help tags made')
+        truthy(vim.tbl_contains(vim.fn.getcompletion('agentls-lazy', 'help'), 'agentls-lazy'), ':help agentls-lazy')
+      end
+    end
+  end)
+  unload()
+  for name, mod in pairs(saved.modules) do
+    package.loaded[name] = mod
+  end
+  vim.o.runtimepath = saved.rtp
+  vim.g.loaded_agentls = saved.loaded
+  vim.cmd('runtime plugin/agentls.lua')
+  vim.api.nvim_clear_autocmds({ group = vim.api.nvim_create_augroup('agentls', { clear = true }) })
+  if not ok then
+    error(err, 0)
+  end
 end)
 
 test('API: bad input is an error, not a crash', function()
@@ -790,6 +893,49 @@ e2e_test('a new file that exists only in its buffer can be read', function()
   contains(call_ok('read_file', { path = 'brand-new.txt' }), 'not on disk yet')
   vim.cmd('silent bwipeout! ' .. bufnr)
   vim.cmd('edit ' .. W .. '/a.txt')
+end)
+
+e2e_test('a [No Name] buffer attaches as soon as :write or :saveas names it', function()
+  vim.cmd('enew')
+  local b = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, { 'written from no name' })
+  eq(nil, client_for(b), 'a [No Name] buffer is not attached')
+  vim.cmd('silent write ' .. W .. '/noname.txt')
+  truthy(client_for(b), ':write name attaches at once')
+  wait_attached(b)
+  contains(call_ok('read_file', { path = 'noname.txt' }), 'written from no name')
+  vim.cmd('enew')
+  local b2 = vim.api.nvim_get_current_buf()
+  vim.api.nvim_buf_set_lines(b2, 0, -1, false, { 'saved as' })
+  vim.cmd('silent saveas ' .. W .. '/saveas.txt')
+  truthy(client_for(b2), ':saveas attaches at once')
+  vim.api.nvim_buf_set_lines(b2, 0, -1, false, { 'saved as, then changed' })
+  contains(call_ok('read_file', { path = 'saveas.txt' }), 'then changed')
+  vim.cmd('silent bwipeout! ' .. b .. ' ' .. b2)
+  vim.cmd('edit ' .. W .. '/a.txt')
+end)
+
+e2e_test('without .git, a file below the current directory is rooted there', function()
+  local proj = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))
+  tmp_dirs[#tmp_dirs + 1] = proj
+  vim.fn.mkdir(proj .. '/crates/core', 'p')
+  local f = assert(io.open(proj .. '/crates/core/main.rs', 'wb'))
+  f:write('fn main() { println!("core"); }\n')
+  f:close()
+  local cwd = vim.fn.getcwd()
+  local ok, err = pcall(function()
+    vim.cmd.cd(proj)
+    vim.cmd('edit crates/core/main.rs')
+    local b = vim.api.nvim_get_current_buf()
+    eq(proj, vim.fs.normalize(wait_attached(b).root_dir), 'the root')
+    contains(call_ok('read_file', { path = 'crates/core/main.rs' }), 'println!("core")')
+    vim.cmd('silent bwipeout! ' .. b)
+  end)
+  vim.cmd.cd(cwd)
+  vim.cmd('edit ' .. W .. '/a.txt')
+  if not ok then
+    error(err, 0)
+  end
 end)
 
 e2e_test('edits land at the right place after multi-byte text (UTF-16 positions)', function()

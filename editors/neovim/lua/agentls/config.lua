@@ -27,9 +27,30 @@ M.defaults = {
   navigation = true,
 }
 
+--- This plugin's directory (editors/neovim of the agentls repository).
+---@return string
+function M.plugin_dir()
+  local file = debug.getinfo(1, 'S').source:sub(2)
+  return vim.fs.dirname(vim.fs.dirname(vim.fs.dirname(vim.fs.normalize(vim.fn.fnamemodify(file, ':p')))))
+end
+
+--- The default command: agentls from $PATH, else the binary the lazy.nvim build puts in this
+--- plugin's bin/ (go build -o editors/neovim/bin/agentls ./cmd/agentls).
+---@return string[]
+function M.default_cmd()
+  if vim.fn.executable('agentls') ~= 1 then
+    local bundled = M.plugin_dir() .. '/bin/agentls'
+    if vim.fn.executable(bundled) == 1 then
+      return { bundled, 'serve', '--stdio' }
+    end
+  end
+  return vim.deepcopy(M.defaults.cmd)
+end
+
 ---@type agentls.Options
 local current = vim.deepcopy(M.defaults)
 local was_set = false
+local default_resolved = false -- current.cmd is default_cmd()'s answer
 
 local kinds = {
   cmd = 'table',
@@ -54,6 +75,7 @@ function M.set(opts)
     end
   end
   local merged = vim.deepcopy(M.defaults)
+  merged.cmd = M.default_cmd()
   for k, v in pairs(opts) do
     merged[k] = v
   end
@@ -70,6 +92,10 @@ end
 
 ---@return agentls.Options
 function M.get()
+  if not was_set and not default_resolved then
+    current.cmd = M.default_cmd()
+    default_resolved = true
+  end
   return current
 end
 

@@ -44,6 +44,9 @@ function M.check()
   if not exe or vim.fn.executable(exe) ~= 1 then
     health.error(('%s is not executable'):format(tostring(exe)), {
       'build it: go build -o ~/.local/bin/agentls ./cmd/agentls',
+      ('or, as the lazy.nvim build does: go build -o %s/bin/agentls ./cmd/agentls'):format(
+        require('agentls.config').plugin_dir()
+      ),
       "or point setup({ cmd = { '/path/to/agentls', 'serve', '--stdio' } }) at it",
     })
   else

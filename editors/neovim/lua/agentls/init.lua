@@ -128,6 +128,15 @@ function M.setup(opts)
       lsp.attach(ev.buf)
     end,
   })
+  -- a [No Name] buffer named by `:write name` gets its name with no event of the ones above
+  vim.api.nvim_create_autocmd('BufWritePost', {
+    group = group,
+    callback = function(ev)
+      if #lsp.clients({ bufnr = ev.buf }) == 0 then
+        lsp.attach(ev.buf)
+      end
+    end,
+  })
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(bufnr) then
       lsp.attach(bufnr)

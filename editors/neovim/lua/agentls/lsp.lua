@@ -34,15 +34,36 @@ function M.is_file_buffer(bufnr)
   return vim.fn.isdirectory(name) == 0
 end
 
---- The workspace root of a file buffer: the nearest ancestor holding one of the markers, else the
---- file's own directory.
+--- Neovim's current directory when it holds path (below it), and is neither / nor $HOME (a root
+--- there would index the whole disk or home): a project opened without a root marker.
+---@param path string normalized absolute path
+---@return string?
+local function cwd_holding(path)
+  local cwd = vim.fs.normalize(vim.fn.getcwd())
+  local home = vim.env.HOME and vim.fs.normalize(vim.env.HOME) or nil
+  if cwd == '/' or cwd == home then
+    return nil
+  end
+  if path:sub(1, #cwd + 1) == cwd .. '/' then
+    return cwd
+  end
+  return nil
+end
+
+--- The workspace root of a file buffer: the nearest ancestor holding one of the markers, else
+--- Neovim's current directory when the file is below it (not / or $HOME), else the file's own
+--- directory.
 ---@param bufnr integer
 ---@param markers string[]?
 ---@return string
 function M.buffer_root(bufnr, markers)
   markers = markers or config.get().root_markers
   local root = #markers > 0 and vim.fs.root(bufnr, markers) or nil
-  return vim.fs.normalize(root or vim.fs.dirname(vim.api.nvim_buf_get_name(bufnr)))
+  if root then
+    return vim.fs.normalize(root)
+  end
+  local name = vim.fs.normalize(vim.api.nvim_buf_get_name(bufnr))
+  return cwd_holding(name) or vim.fs.dirname(name)
 end
 
 --- The workspace root for a directory (used when no file is open): marker search from dir, else
