@@ -168,7 +168,12 @@ func (c *converter) location(uri string, r Range) (workspace.Location, bool) {
 
 // callClient sends a client request bounded by the server's edit timeout.
 func (e *editor) callClient(ctx context.Context, method string, params, result any) error {
-	ctx, cancel := context.WithTimeout(ctx, e.s.opts.ApplyEditTimeout)
+	return e.callClientWithin(ctx, e.s.opts.ApplyEditTimeout, method, params, result)
+}
+
+// callClientWithin is callClient with its own bound.
+func (e *editor) callClientWithin(ctx context.Context, limit time.Duration, method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	err := e.s.conn.Call(ctx, method, params, result)
 	var we *wire.Error
@@ -178,7 +183,7 @@ func (e *editor) callClient(ctx context.Context, method string, params, result a
 	case errors.As(err, &we) && we.Code == codeNoLanguageServer:
 		return fmt.Errorf("%s: %w", we.Message, workspace.ErrNoLanguageServer)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
-		return fmt.Errorf("the editor did not answer %s within %s", method, e.s.opts.ApplyEditTimeout)
+		return fmt.Errorf("the editor did not answer %s within %s", method, limit)
 	}
 	return fmt.Errorf("the editor failed %s: %w", method, err)
 }
@@ -218,7 +223,7 @@ func (e *editor) rawDiagnostics(ctx context.Context, uri string, version *int32,
 		}
 	}
 	var res diagnosticsResult
-	if err := e.callClient(ctx, reqDiagnostics, params, &res); err != nil {
+	if err := e.callClientWithin(ctx, wait+e.s.opts.ApplyEditTimeout, reqDiagnostics, params, &res); err != nil {
 		return nil, false, err
 	}
 	out := map[string][]lspDiagnostic{}

@@ -43,8 +43,11 @@ if [ -f lsp/e2e/package.json ]; then
 fi
 
 if [ -x editors/neovim/tests/ci.sh ]; then
+	# gopls is the real language server beside agentls in the editor-language-server tests.
+	step "go install golang.org/x/tools/gopls@v0.23.0"
+	GOBIN="$bin" go install golang.org/x/tools/gopls@v0.23.0
 	step "Neovim plugin (0.10 and 0.12, headless)"
-	AGENTLS_BIN="$bin/agentls" editors/neovim/tests/ci.sh
+	GOPLS_BIN="$bin/gopls" AGENTLS_BIN="$bin/agentls" editors/neovim/tests/ci.sh
 fi
 
 if [ -x editors/vscode/test/ci.sh ]; then

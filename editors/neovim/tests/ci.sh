@@ -44,6 +44,16 @@ for suite in $suites; do
   else
     failed="$failed $suite"
   fi
+  # The tools backed by the editor's language servers, with a real gopls (GOPLS_BIN, else PATH;
+  # skipped without one).
+  echo "ci.sh: $version ($suite): nvim --clean --headless -l tests/languages.lua"
+  if (cd "$plugin" && HOME=$home XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data \
+        XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache \
+        timeout 600 "$prefix/bin/nvim" --clean --headless -l tests/languages.lua); then
+    :
+  else
+    failed="$failed $suite(languages)"
+  fi
 done
 
 if [ -n "$failed" ]; then

@@ -6,6 +6,9 @@
 --                                              this session / Deny)
 --   workspace/applyEdit                        Neovim's own handler, after a version check that
 --                                              refuses an edit made against an older buffer
+--   agentls/diagnostics, agentls/languageRequest, agentls/editorState
+--                                              the editor's other language servers and state
+--                                              (agentls.languages)
 --
 -- Server requests run inside a coroutine (Neovim 0.10 and later), so a handler may yield while
 -- the user answers and return the result when resumed.
@@ -153,11 +156,18 @@ end
 --- The handlers table for a client configuration.
 ---@return table<string, function>
 function M.all()
-  return {
+  local all = {
     ['agentls/saveDocument'] = M.save_document,
     ['window/showMessageRequest'] = M.show_message_request,
     ['workspace/applyEdit'] = M.apply_edit,
   }
+  -- agentls/diagnostics, agentls/languageRequest, agentls/editorState (agentls.languages)
+  local languages = require('agentls.languages')
+  languages.watch()
+  for method, fn in pairs(languages.handlers()) do
+    all[method] = fn
+  end
+  return all
 end
 
 return M

@@ -15,7 +15,9 @@ local has_011 = vim.fn.has('nvim-0.11') == 1
 ---@return lsp.ClientCapabilities
 function M.capabilities()
   return vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), {
-    experimental = { agentls = { saveDocument = true } },
+    experimental = {
+      agentls = { saveDocument = true, diagnostics = true, languageRequest = true, editorState = true },
+    },
   })
 end
 
