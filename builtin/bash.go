@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentls/agentls/registry"
@@ -33,7 +34,14 @@ const bashSchema = `{
 //
 //	bash.allow        []string  command-prefix patterns that run without asking ("go test", "make *")
 //	bash.deny         []string  command-prefix patterns that never run ("git push")
-//	bash.sandbox      string    "bwrap" runs every command in bubblewrap; "" or "none" does not
+//	bash.sandbox      string    where approved and bash.allow commands run: "auto" (default:
+//	                            workspace-write), "strict" (workspace-write without network),
+//	                            "off" (no sandbox; read-only commands run unconfined too).
+//	                            Commands that run because they are read-only always run in the
+//	                            read-only sandbox unless "off". The old "bwrap" means "strict",
+//	                            the old "none" means "off".
+//	bash.network      bool      workspace-write commands reach the network (default true)
+//	bash.bwrapPath    string    the bubblewrap binary (default "bwrap" on PATH)
 //	bash.askFallback  string    what a command that needs approval does when the session has
 //	                            nobody to ask (Session.Ask == nil): "deny" (default) or "run".
 //	                            The command line sets "run": there the user typed the command.
@@ -41,6 +49,8 @@ const (
 	settingAllow       = "bash.allow"
 	settingDeny        = "bash.deny"
 	settingSandbox     = "bash.sandbox"
+	settingNetwork     = "bash.network"
+	settingBwrapPath   = "bash.bwrapPath"
 	settingAskFallback = "bash.askFallback"
 )
 
@@ -79,12 +89,17 @@ func (bash) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := approve(ctx, s, an, a.Command, a.RunInBackground); err != nil {
-		return "", err
-	}
-	spec, err := commandSpec(s, a.Command)
+	cfg, err := sandboxSettings(s)
 	if err != nil {
 		return "", err
+	}
+	mode, note, err := approve(ctx, s, an, a.Command, a.RunInBackground, cfg)
+	if err != nil {
+		return "", fmt.Errorf("%s%w", note, err)
+	}
+	spec, err := commandSpec(s, a.Command, mode, cfg)
+	if err != nil {
+		return "", fmt.Errorf("%s%w", note, err)
 	}
 
 	if a.RunInBackground {
@@ -92,8 +107,8 @@ func (bash) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("started %s in the background; read its output with bash_output, wait for it with wait, stop it with kill_shell%s",
-			j.ID, unsavedNote(s)), nil
+		return fmt.Sprintf("%sstarted %s in the background (%s); read its output with bash_output, wait for it with wait, stop it with kill_shell%s",
+			note, j.ID, sandboxLabel(mode), unsavedNote(s)), nil
 	}
 
 	spec.Timeout = timeout
@@ -114,37 +129,161 @@ func (bash) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		return "", fmt.Errorf("cancelled after %s: the command's process group was killed. Output so far:\n%s",
 			res.Duration.Round(time.Millisecond), out)
 	}
-	return fmt.Sprintf("%s, %s\n%s%s", res.Status(), res.Duration.Round(time.Millisecond), out, unsavedNote(s)), nil
+	return fmt.Sprintf("%s%s, %s\n%s%s", note, res.Status(), res.Duration.Round(time.Millisecond), out, unsavedNote(s)), nil
 }
 
-// approve applies the session's policy to the analysed command: a refusal
-// names its rule; a command that needs approval asks the user through
-// Session.Ask, or, with nobody to ask, follows bash.askFallback.
-func approve(ctx context.Context, s *workspace.Session, an *shell.Analysis, command string, background bool) error {
+// sandboxConfig is the session's bash.sandbox, bash.network and
+// bash.bwrapPath.
+type sandboxConfig struct {
+	mode    string // "auto", "strict" or "off"
+	network bool
+	bwrap   string
+}
+
+// sandboxSettings reads the sandbox settings; an unknown mode is an error
+// (nothing runs).
+func sandboxSettings(s *workspace.Session) (sandboxConfig, error) {
+	cfg := sandboxConfig{mode: "auto", network: true}
+	var mode string
+	s.Setting(settingSandbox, &mode)
+	switch mode {
+	case "", "auto":
+	case "strict", "bwrap": // "bwrap" was: every command in bubblewrap without network
+		cfg.mode = "strict"
+	case "off", "none":
+		cfg.mode = "off"
+	default:
+		return cfg, fmt.Errorf("unknown bash.sandbox setting %q: use \"auto\", \"strict\" or \"off\"; the command did not run", mode)
+	}
+	s.Setting(settingNetwork, &cfg.network)
+	if cfg.mode == "strict" {
+		cfg.network = false
+	}
+	s.Setting(settingBwrapPath, &cfg.bwrap)
+	return cfg, nil
+}
+
+// approve applies the session's policy to the analysed command and returns
+// the sandbox mode it runs in. A refusal names its rule. A command the
+// classifier calls read-only runs in the read-only sandbox; one matching
+// bash.allow, or approved, in the configured mode. Without a usable
+// sandbox nothing runs without asking (unless bash.sandbox is "off"), and
+// note, set on the first result of the session, says why. A command that
+// needs approval asks the user through Session.Ask or, with nobody to ask,
+// follows bash.askFallback.
+func approve(ctx context.Context, s *workspace.Session, an *shell.Analysis, command string, background bool, cfg sandboxConfig) (mode shell.Mode, note string, err error) {
 	p := policy(s, background)
 	d := p.Decide(an)
-	switch d.Verdict {
-	case shell.Allow:
-		return nil
-	case shell.Refuse:
-		return d
+	if d.Verdict == shell.Refuse {
+		return shell.ModeOff, "", d
+	}
+	approved := shell.ModeOff
+	if cfg.mode != "off" {
+		if perr := probe(s, cfg.bwrap); perr != nil {
+			note = unavailableNote(s, perr)
+			if d.Verdict == shell.Allow {
+				d = shell.Decision{Verdict: shell.Ask, Rule: "no sandbox",
+					Detail: "bubblewrap is unavailable, so no command runs without approval (" + perr.Error() + ")"}
+			}
+		} else {
+			approved = shell.ModeWorkspaceWrite
+		}
+	} else if d.Verdict == shell.Allow {
+		if name, ok := namesDeniedFile(s, an); ok {
+			d = shell.Decision{Verdict: shell.Ask, Rule: "secrets deny list",
+				Detail: fmt.Sprintf("the command names %s, which the secrets deny list hides, and bash.sandbox is \"off\"", name)}
+		}
+	}
+	if d.Verdict == shell.Allow {
+		if d.ReadOnly && approved != shell.ModeOff {
+			return shell.ModeReadOnly, note, nil
+		}
+		return approved, note, nil
 	}
 	if s.Ask == nil {
 		var fallback string
 		s.Setting(settingAskFallback, &fallback)
 		if fallback == "run" {
-			return nil
+			return approved, note, nil
 		}
-		return fmt.Errorf("this command needs approval (%s: %s) and there is nobody to ask; add a matching pattern to the bash.allow setting, or run it yourself", d.Rule, d.Detail)
+		return approved, note, fmt.Errorf("this command needs approval (%s: %s) and there is nobody to ask; add a matching pattern to the bash.allow setting, or run it yourself", d.Rule, d.Detail)
 	}
 	ok, err := s.Ask(ctx, fmt.Sprintf("Allow agentls to run bash: `%s`?", command))
 	if err != nil {
-		return fmt.Errorf("could not ask for approval: %w", err)
+		return approved, note, fmt.Errorf("could not ask for approval: %w", err)
 	}
 	if !ok {
-		return fmt.Errorf("the user declined to run this command (%s: %s); do not retry it, ask the user what to do instead", d.Rule, d.Detail)
+		return approved, note, fmt.Errorf("the user declined to run this command (%s: %s); do not retry it, ask the user what to do instead", d.Rule, d.Detail)
 	}
-	return nil
+	return approved, note, nil
+}
+
+type probeKey struct{ bwrap string }
+
+type probeResult struct {
+	once sync.Once
+	err  error
+}
+
+// probe tries bubblewrap once per session (and bash.bwrapPath value).
+func probe(s *workspace.Session, bwrap string) error {
+	r := s.Attach(probeKey{bwrap}, func() any { return new(probeResult) }).(*probeResult)
+	r.once.Do(func() { r.err = shell.Probe(bwrap) })
+	return r.err
+}
+
+type unavailableKey struct{}
+
+// unavailableNote returns, for the first result of the session only, why
+// nothing runs without asking and how to install bubblewrap.
+func unavailableNote(s *workspace.Session, err error) string {
+	once := s.Attach(unavailableKey{}, func() any { return new(sync.Once) }).(*sync.Once)
+	note := ""
+	once.Do(func() {
+		note = fmt.Sprintf("note: the bash sandbox is unavailable (%v), so every command needs approval and runs unconfined once approved; to let read-only commands run without asking, install bubblewrap (or set bash.sandbox to \"off\" to trust the read-only classification alone)\n", err)
+	})
+	return note
+}
+
+// namesDeniedFile finds a word of the command that names a file the
+// secrets deny list hides (as a path relative to the workspace, or
+// absolute inside it).
+func namesDeniedFile(s *workspace.Session, an *shell.Analysis) (string, bool) {
+	check := func(w shell.Word) (string, bool) {
+		if w.Dynamic || w.Text == "" {
+			return "", false
+		}
+		text := w.Text
+		if _, v, ok := strings.Cut(text, "="); ok && strings.HasPrefix(text, "-") {
+			text = v // --file=.env
+		}
+		p := text
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(s.WS.Root(), p)
+		}
+		if s.WS.Contains(p) && s.WS.Denied(p) {
+			return text, true
+		}
+		return "", false
+	}
+	for _, c := range an.Commands {
+		for _, w := range c.Args {
+			if n, ok := check(w); ok {
+				return n, true
+			}
+		}
+		for _, r := range c.Redirects {
+			if n, ok := check(r.Target); ok {
+				return n, true
+			}
+		}
+	}
+	for _, r := range an.Redirects {
+		if n, ok := check(r.Target); ok {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 // policy builds the session's bash policy from its settings.
@@ -158,10 +297,17 @@ func policy(s *workspace.Session, background bool) *shell.Policy {
 	return p
 }
 
+func sandboxLabel(m shell.Mode) string {
+	if m == shell.ModeOff {
+		return "no sandbox"
+	}
+	return m.String() + " sandbox"
+}
+
 // commandSpec prepares a command of the session: the workspace root as its
-// directory, a private TMPDIR under the session's temp dir, the sandbox when
-// configured.
-func commandSpec(s *workspace.Session, command string) (shell.Spec, error) {
+// directory, a private TMPDIR under the session's temp dir, and the sandbox
+// of mode.
+func commandSpec(s *workspace.Session, command string, mode shell.Mode, cfg sandboxConfig) (shell.Spec, error) {
 	base := s.TempDir
 	if base == "" {
 		base = os.TempDir()
@@ -171,32 +317,24 @@ func commandSpec(s *workspace.Session, command string) (shell.Spec, error) {
 		return shell.Spec{}, fmt.Errorf("create TMPDIR: %w", err)
 	}
 	spec := shell.Spec{Script: command, Dir: s.WS.Root(), Env: shell.Environ(tmp)}
-	var mode string
-	s.Setting(settingSandbox, &mode)
-	switch mode {
-	case "", "none":
-	case "bwrap":
-		sb := &shell.Sandbox{Writable: []string{s.WS.Root(), base}}
-		if err := sandboxCheck(s, sb); err != nil {
-			return shell.Spec{}, err
-		}
-		spec.Sandbox = sb
-	default:
-		return shell.Spec{}, fmt.Errorf("unknown bash.sandbox setting %q: use \"bwrap\" or \"none\"; the command did not run", mode)
+	if mode == shell.ModeOff {
+		return spec, nil
 	}
+	masked, err := denyScan(s).Scan(s.WS.Root(), s.WS.DenyVersion(), s.WS.Denied)
+	if err != nil {
+		return shell.Spec{}, fmt.Errorf("%w; the command did not run", err)
+	}
+	home, _ := os.UserHomeDir()
+	spec.Sandbox = &shell.Sandbox{Mode: mode, Bwrap: cfg.bwrap, Root: s.WS.Root(), TempDir: base,
+		Home: home, NoNetwork: !cfg.network, Masked: masked}
 	return spec, nil
 }
 
-type sandboxCheckKey struct{}
+type denyScanKey struct{}
 
-type sandboxStatus struct{ err error }
-
-// sandboxCheck runs bubblewrap once per session, so that a configured but
-// unusable sandbox fails every call with a clear message instead of running
-// anything unsandboxed.
-func sandboxCheck(s *workspace.Session, sb *shell.Sandbox) error {
-	st := s.Attach(sandboxCheckKey{}, func() any { return &sandboxStatus{err: sb.Check()} }).(*sandboxStatus)
-	return st.err
+// denyScan returns the session's scan of the workspace's denied files.
+func denyScan(s *workspace.Session) *shell.DenyScan {
+	return s.Attach(denyScanKey{}, func() any { return new(shell.DenyScan) }).(*shell.DenyScan)
 }
 
 type jobsKey struct{}

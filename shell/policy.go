@@ -52,6 +52,10 @@ type Decision struct {
 	Rule string
 	// Detail says what in the command matched the rule.
 	Detail string
+	// ReadOnly is set when the command may run because the classifier
+	// calls it read-only (not because bash.allow matched): it then runs in
+	// the read-only sandbox.
+	ReadOnly bool
 }
 
 // Error is the refusal message for the model: what matched, which rule, and
@@ -87,7 +91,7 @@ func (p *Policy) Decide(a *Analysis) Decision {
 	}
 	readOnly, _ := a.ReadOnly()
 	if readOnly {
-		return Decision{Verdict: Allow, Rule: "read-only", Detail: "the command only reads"}
+		return Decision{Verdict: Allow, Rule: "read-only", Detail: "the command only reads", ReadOnly: true}
 	}
 	for _, r := range a.loose {
 		if !redirectReadOnly(r) {

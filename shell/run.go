@@ -29,7 +29,8 @@ type Spec struct {
 	// Timeout bounds a foreground command (0: DefaultTimeout); background
 	// jobs have none.
 	Timeout time.Duration
-	// Sandbox, when set, runs the command inside bubblewrap.
+	// Sandbox, when set and not ModeOff, runs the command inside
+	// bubblewrap.
 	Sandbox *Sandbox
 	// Stream, when set, receives the output as it arrives (foreground).
 	Stream func(chunk []byte)
@@ -206,16 +207,16 @@ func KillAll() {
 // startProcess starts spec's script in a new process group with stdin from
 // /dev/null and stdout and stderr into one pipe whose content goes to sink.
 func startProcess(spec Spec, sink func([]byte)) (*process, error) {
-	argv := []string{shellPath(), "-c", spec.Script}
-	if spec.Sandbox != nil {
+	argv, env := []string{shellPath(), "-c", spec.Script}, spec.Env
+	if spec.Sandbox != nil && spec.Sandbox.Mode != ModeOff {
 		var err error
-		if argv, err = spec.Sandbox.wrap(spec.Dir, argv); err != nil {
+		if argv, env, err = spec.Sandbox.wrap(spec.Dir, argv, env); err != nil {
 			return nil, err
 		}
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = spec.Dir
-	cmd.Env = spec.Env
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	r, w, err := os.Pipe()
 	if err != nil {

@@ -3,20 +3,63 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
-// Sandbox runs commands inside bubblewrap (config bash.sandbox: "bwrap"):
-// the network unshared, the whole filesystem read-only except Writable, a
-// private /dev, /proc and PID namespace, and the sandbox killed with its
-// parent.
+// Mode is how much a sandboxed command may change.
+type Mode int
+
+const (
+	// ModeOff runs the command as the server's user, unconfined.
+	ModeOff Mode = iota
+	// ModeReadOnly: the whole filesystem read-only (the workspace
+	// included), a private empty /tmp as TMPDIR, no network.
+	ModeReadOnly
+	// ModeWorkspaceWrite: as read-only, but the workspace, the session temp
+	// dir and the build caches are writable (not .git/hooks nor
+	// .git/config), and the network is shared unless Sandbox.NoNetwork.
+	ModeWorkspaceWrite
+)
+
+func (m Mode) String() string {
+	switch m {
+	case ModeReadOnly:
+		return "read-only"
+	case ModeWorkspaceWrite:
+		return "workspace-write"
+	}
+	return "off"
+}
+
+// Sandbox runs commands inside bubblewrap. In both modes the command gets
+// new pid, ipc and uts namespaces, a new session (no terminal to inject
+// input into), no capabilities, and dies with the server; the secrets deny
+// list's files inside the workspace (Masked) and the user's credential
+// stores outside it read as empty, and environment variables that look like
+// credentials are removed.
 type Sandbox struct {
-	// Writable are the directories the command may write: the workspace
-	// root and the session temp dir.
-	Writable []string
+	Mode Mode
 	// Bwrap is the bubblewrap binary (empty: "bwrap" on PATH).
 	Bwrap string
+	// Root is the workspace folder (absolute).
+	Root string
+	// TempDir is the session temp dir: writable in workspace-write mode
+	// (TMPDIR is TempDir/tmp there); hidden in read-only mode.
+	TempDir string
+	// Home is the user's home directory, where the credential stores and
+	// build caches are looked for ("" for none).
+	Home string
+	// NoNetwork unshares the network in workspace-write mode too (it is
+	// always unshared in read-only mode).
+	NoNetwork bool
+	// Masked are absolute paths inside Root that must read as empty: the
+	// files and directories of the secrets deny list (see DenyScan).
+	Masked []string
 }
 
 // ErrSandboxUnavailable is returned when a sandbox is configured but
@@ -24,47 +67,325 @@ type Sandbox struct {
 // run.
 var ErrSandboxUnavailable = errors.New("sandbox unavailable")
 
-// wrap returns argv to run argv inside the sandbox.
-func (s *Sandbox) wrap(dir string, argv []string) ([]string, error) {
+// InstallHint says how to get bubblewrap.
+const InstallHint = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap) and make sure unprivileged user namespaces are allowed (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap)"
+
+// CredentialStores are the files and directories under the home directory
+// that hold credentials: every sandboxed command sees them empty.
+var CredentialStores = []string{
+	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker/config.json",
+	".netrc", ".git-credentials", ".config/git/credentials", ".config/gh", ".config/hub",
+	".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".config/pip/pip.conf", ".gem/credentials",
+	".cargo/credentials", ".cargo/credentials.toml", ".m2/settings.xml", ".m2/settings-security.xml",
+	".gradle/gradle.properties", ".terraform.d/credentials.tfrc.json", ".vault-token",
+	".pgpass", ".my.cnf", ".password-store", ".local/share/keyrings", ".config/rclone",
+	".config/op", ".config/helm", ".config/doctl", ".oci", ".boto", ".s3cfg",
+	".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
+}
+
+// systemSecrets are sockets and directories outside the home directory
+// through which a sandboxed command could reach a credential holder or a
+// daemon running as someone else: filesystem sockets are not part of the
+// network namespace.
+var systemSecrets = []string{"/run/user", "/var/run/docker.sock", "/run/docker.sock", "/run/containerd", "/run/dbus", "/var/run/dbus"}
+
+// wrap returns argv and env to run argv inside the sandbox in dir.
+func (s *Sandbox) wrap(dir string, argv, env []string) ([]string, []string, error) {
+	path, err := s.binary()
+	if err != nil {
+		return nil, nil, err
+	}
+	root := realPath(s.Root)
+	out := []string{path,
+		"--ro-bind", "/", "/",
+		"--dev", "/dev",
+		"--proc", "/proc",
+		"--tmpfs", "/tmp",
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--new-session", "--die-with-parent", "--cap-drop", "ALL",
+	}
+	if s.Mode == ModeReadOnly || s.NoNetwork {
+		out = append(out, "--unshare-net")
+	}
+	env = CleanEnv(env)
+	tmpdir := "/tmp"
+	switch s.Mode {
+	case ModeWorkspaceWrite:
+		if root != "" {
+			out = append(out, "--bind", root, root)
+			out = append(out, gitGuards(root)...)
+		}
+		if s.TempDir != "" {
+			t := realPath(s.TempDir)
+			out = append(out, "--bind", t, t)
+			tmpdir = filepath.Join(t, "tmp")
+		}
+		var cacheEnv []string
+		out, cacheEnv = s.caches(out, env)
+		env = setEnv(env, cacheEnv...)
+	default:
+		if root != "" {
+			out = append(out, "--ro-bind", root, root)
+		}
+		// HOME-side caches go to the private /tmp, so that go list, go doc
+		// and npm still work.
+		env = setEnv(env, "GOCACHE=/tmp/.cache/go-build", "XDG_CACHE_HOME=/tmp/.cache",
+			"npm_config_cache=/tmp/.npm", "YARN_CACHE_FOLDER=/tmp/.cache/yarn", "PIP_CACHE_DIR=/tmp/.cache/pip")
+	}
+	env = setEnv(env, "TMPDIR="+tmpdir)
+	masks, err := s.masks(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	out = append(out, masks...)
+	if dir != "" {
+		out = append(out, "--chdir", dir)
+	}
+	out = append(out, "--")
+	return append(out, argv...), env, nil
+}
+
+// binary finds bubblewrap.
+func (s *Sandbox) binary() (string, error) {
 	bwrap := s.Bwrap
 	if bwrap == "" {
 		bwrap = "bwrap"
 	}
 	path, err := exec.LookPath(bwrap)
 	if err != nil {
-		return nil, fmt.Errorf("%w: bash.sandbox is \"bwrap\" but bubblewrap is not installed (Debian: apt-get install bubblewrap); the command did not run", ErrSandboxUnavailable)
+		return "", fmt.Errorf("%w: bubblewrap (%s) was not found: %s", ErrSandboxUnavailable, bwrap, InstallHint)
 	}
-	out := []string{path,
-		"--ro-bind", "/", "/",
-		"--dev", "/dev",
-		"--proc", "/proc",
-		"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-		"--die-with-parent",
-	}
-	for _, w := range s.Writable {
-		if w == "" {
-			continue
-		}
-		out = append(out, "--bind", w, w)
-	}
-	if dir != "" {
-		out = append(out, "--chdir", dir)
-	}
-	out = append(out, "--")
-	return append(out, argv...), nil
+	return path, nil
 }
 
-// Check runs `true` in the sandbox to tell a configured but unusable sandbox
-// (no user namespaces, no bwrap) from a failing command.
-func (s *Sandbox) Check() error {
-	argv, err := s.wrap("", []string{"/bin/true"})
+// gitGuards keeps the repository's hooks and config read-only inside a
+// writable workspace, so that a command cannot plant code that git runs
+// later, and pins .git itself (a mount point cannot be renamed or removed,
+// so the repository cannot be swapped for one with other hooks).
+func gitGuards(root string) []string {
+	var out []string
+	gitDir := filepath.Join(root, ".git")
+	st, err := os.Lstat(gitDir)
+	if err != nil || !st.IsDir() {
+		return nil
+	}
+	out = append(out, "--bind", gitDir, gitDir)
+	for _, name := range []string{"hooks", "config", "config.worktree", "info"} {
+		p := filepath.Join(gitDir, name)
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, "--ro-bind", p, p)
+		}
+	}
+	return out
+}
+
+// caches makes the user's build caches writable (each one that exists),
+// and points a Go cache that does not exist into the session temp dir.
+func (s *Sandbox) caches(out, env []string) ([]string, []string) {
+	var set []string
+	if s.Home == "" {
+		return out, set
+	}
+	gocache := getEnv(env, "GOCACHE")
+	if gocache == "" {
+		xdg := getEnv(env, "XDG_CACHE_HOME")
+		if xdg == "" {
+			xdg = filepath.Join(s.Home, ".cache")
+		}
+		gocache = filepath.Join(xdg, "go-build")
+	}
+	modcache := getEnv(env, "GOMODCACHE")
+	if modcache == "" {
+		gopath := getEnv(env, "GOPATH")
+		if gopath == "" {
+			gopath = filepath.Join(s.Home, "go")
+		}
+		modcache = filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod")
+	}
+	dirs := []string{gocache, modcache,
+		filepath.Join(s.Home, ".npm"), filepath.Join(s.Home, ".cargo", "registry"),
+		filepath.Join(s.Home, ".cargo", "git"), filepath.Join(s.Home, ".cache", "pip"),
+		filepath.Join(s.Home, ".cache", "yarn")}
+	for i, d := range dirs {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			r := realPath(d)
+			out = append(out, "--bind", r, r)
+			continue
+		}
+		if s.TempDir != "" {
+			switch i {
+			case 0:
+				set = append(set, "GOCACHE="+filepath.Join(realPath(s.TempDir), "go-build"))
+			case 1:
+				set = append(set, "GOMODCACHE="+filepath.Join(realPath(s.TempDir), "gomod"))
+			}
+		}
+	}
+	return out, set
+}
+
+// masks hides the credential stores, the system sockets and the Masked
+// paths: a directory becomes an empty read-only tmpfs, anything else an
+// empty read-only file (not /dev/null: bind mounts are nodev, so a device
+// node there cannot be opened, and an error would tell the file exists).
+func (s *Sandbox) masks(root string) ([]string, error) {
+	var paths []string
+	if s.Home != "" {
+		for _, c := range CredentialStores {
+			paths = append(paths, filepath.Join(s.Home, c))
+		}
+	}
+	paths = append(paths, systemSecrets...)
+	for _, p := range []string{os.Getenv("SSH_AUTH_SOCK"), os.Getenv("XDG_RUNTIME_DIR"), os.Getenv("GNUPGHOME")} {
+		if filepath.IsAbs(p) {
+			paths = append(paths, p)
+		}
+	}
+	paths = append(paths, s.Masked...)
+	var out []string
+	seen := map[string]bool{}
+	empty := ""
+	for _, p := range paths {
+		st, err := os.Stat(p) // through symlinks: bwrap mounts on the target
+		if err != nil {
+			continue
+		}
+		r := realPath(p)
+		if seen[r] || r == "/" || r == root {
+			continue
+		}
+		seen[r] = true
+		if st.IsDir() {
+			out = append(out, "--tmpfs", r, "--remount-ro", r)
+			continue
+		}
+		if empty == "" {
+			var err error
+			if empty, err = s.emptyFile(); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, "--ro-bind", empty, r)
+	}
+	return out, nil
+}
+
+// emptyFile returns an empty read-only file to mount over hidden files:
+// TempDir/.empty, or one file per process in the system temp dir.
+func (s *Sandbox) emptyFile() (string, error) {
+	if s.TempDir == "" {
+		emptyOnce.Do(func() {
+			var f *os.File
+			if f, emptyErr = os.CreateTemp("", "agentls-empty-*"); emptyErr == nil {
+				emptyPath = f.Name()
+				f.Close()
+			}
+		})
+		return emptyPath, emptyErr
+	}
+	p := filepath.Join(s.TempDir, ".empty")
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+		return p, nil
+	}
+	os.Remove(p)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o444)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: create the empty file that hides secrets: %w", err)
+	}
+	f.Close()
+	return p, nil
+}
+
+var (
+	emptyOnce sync.Once
+	emptyPath string
+	emptyErr  error
+)
+
+// realPath resolves the symlinks of p (p itself when it cannot).
+func realPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// CleanEnv removes the variables whose names look like credentials:
+// *TOKEN*, *SECRET*, *PASSWORD*, *PASSWD*, *CREDENTIAL*, *_KEY, *_KEY_*,
+// *APIKEY*, *AUTH*, the whole AWS_, GITHUB_, GH_, GITLAB_, AZURE_, GOOGLE_,
+// GCP_, OPENAI_, ANTHROPIC_, NPM_, DOCKER_, VAULT_ families, SSH_AUTH_SOCK
+// and GNUPGHOME.
+func CleanEnv(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return credentialName(k)
+	})
+}
+
+func credentialName(k string) bool {
+	u := strings.ToUpper(k)
+	for _, frag := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "APIKEY", "API_KEY", "PRIVATE_KEY", "AUTH", "SESSION_KEY", "COOKIE"} {
+		if strings.Contains(u, frag) {
+			return true
+		}
+	}
+	if strings.HasSuffix(u, "_KEY") || strings.Contains(u, "_KEY_") || strings.HasSuffix(u, "_PASS") || strings.HasSuffix(u, "_PAT") {
+		return true
+	}
+	for _, prefix := range []string{"AWS_", "GITHUB_", "GH_", "GITLAB_", "GL_", "AZURE_", "GOOGLE_", "GCP_", "GCLOUD_", "CLOUDSDK_", "OPENAI_", "ANTHROPIC_", "NPM_", "DOCKER_", "VAULT_", "HF_", "HUGGING", "CI_JOB", "ACTIONS_"} {
+		if strings.HasPrefix(u, prefix) {
+			return true
+		}
+	}
+	switch u {
+	case "SSH_AUTH_SOCK", "GNUPGHOME", "GPG_AGENT_INFO", "KUBECONFIG", "PGPASSFILE", "NETRC", "DATABASE_URL", "REDIS_URL", "MONGODB_URI":
+		return true
+	}
+	return false
+}
+
+func getEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// setEnv replaces or adds each KEY=value of kvs.
+func setEnv(env []string, kvs ...string) []string {
+	for _, kv := range kvs {
+		k, _, _ := strings.Cut(kv, "=")
+		env = slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, k+"=") })
+		env = append(env, kv)
+	}
+	return env
+}
+
+// Probe reports whether bubblewrap (bwrap: a path or a name on PATH; "" for
+// "bwrap") can create the sandbox here: it runs /bin/true in read-only mode.
+// Callers remember the answer (the bash tool: once per session).
+func Probe(bwrap string) error { return probe(bwrap) }
+
+func probe(bwrap string) error {
+	s := &Sandbox{Mode: ModeReadOnly, Bwrap: bwrap}
+	argv, env, err := s.wrap("", []string{"/bin/true"}, os.Environ())
 	if err != nil {
 		return err
 	}
-	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("%w: bubblewrap failed (%s); the command did not run", ErrSandboxUnavailable,
-			strings.TrimSpace(string(out)+" "+err.Error()))
+		return fmt.Errorf("%w: bubblewrap (%s) cannot create its namespaces here (%s): %s", ErrSandboxUnavailable,
+			argv[0], strings.TrimSpace(strings.TrimSpace(string(out))+" "+err.Error()), InstallHint)
 	}
 	return nil
 }

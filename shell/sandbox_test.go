@@ -8,96 +8,197 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
-// sandboxSpec is a spec whose workspace is dir/ws, with a sibling dir/out
-// that the sandbox must not write.
-func sandboxSpec(t *testing.T, script string) (Spec, string) {
+// sandboxFixture is a workspace dir/ws with a git directory and a secret
+// file, a session temp dir dir/tmp, a sibling dir/out the sandbox must not
+// write, and a home dir/home holding credential stores.
+type sandboxFixture struct {
+	ws, tmp, out, home string
+}
+
+const fixtureSecret = "s3cr3t-value-4711"
+
+func requireBwrap(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("bwrap"); err != nil {
 		t.Skip("bubblewrap is not installed (apt-get install bubblewrap)")
 	}
+	if err := Probe(""); err != nil {
+		t.Fatalf("bubblewrap is installed but does not work here: %v", err)
+	}
+}
+
+func newSandboxFixture(t *testing.T) sandboxFixture {
+	t.Helper()
+	requireBwrap(t)
 	dir := t.TempDir()
-	ws, tmp, out := filepath.Join(dir, "ws"), filepath.Join(dir, "tmp"), filepath.Join(dir, "out")
-	for _, d := range []string{ws, tmp, out} {
-		if err := os.Mkdir(d, 0o755); err != nil {
+	f := sandboxFixture{filepath.Join(dir, "ws"), filepath.Join(dir, "tmp"), filepath.Join(dir, "out"), filepath.Join(dir, "home")}
+	files := map[string]string{
+		"ws/main.go":                    "package main\n",
+		"ws/.env":                       "TOKEN=" + fixtureSecret + "\n",
+		"ws/.git/config":                "[core]\n\trepositoryformatversion = 0\n",
+		"ws/.git/hooks/pre-commit":      "#!/bin/sh\n",
+		"tmp/tmp/.keep":                 "",
+		"out/.keep":                     "",
+		"home/.ssh/id_ed25519":          fixtureSecret,
+		"home/.netrc":                   "machine x password " + fixtureSecret,
+		"home/.aws/credentials":         fixtureSecret,
+		"home/.docker/config.json":      fixtureSecret,
+		"home/.cache/go-build/README":   "cache",
+		"home/.config/gcloud/token.txt": fixtureSecret,
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sb := &Sandbox{Writable: []string{ws, tmp}}
-	if err := sb.Check(); err != nil {
-		t.Fatalf("bubblewrap is installed but does not work here: %v", err)
-	}
-	return Spec{Script: script, Dir: ws, Env: Environ(tmp), Timeout: 30 * time.Second, Sandbox: sb, Grace: 300 * time.Millisecond}, out
+	return f
 }
 
-func TestSandboxFilesystem(t *testing.T) {
-	t.Parallel() // waits on the clock, not the CPU
-	spec, out := sandboxSpec(t, "")
-	spec.Script = fmt.Sprintf(`touch inside.txt && echo inside ok
-touch "$TMPDIR/t" && echo tmp ok
-touch %q/outside.txt || echo outside refused`, out)
+func (f sandboxFixture) spec(mode Mode, script string) Spec {
+	sb := &Sandbox{Mode: mode, Root: f.ws, TempDir: f.tmp, Home: f.home,
+		Masked: []string{filepath.Join(f.ws, ".env"), filepath.Join(f.ws, ".git", "config")}}
+	env := append(Environ(filepath.Join(f.tmp, "tmp")), "GITHUB_TOKEN="+fixtureSecret, "MY_API_KEY="+fixtureSecret, "HOME="+f.home)
+	return Spec{Script: script, Dir: f.ws, Env: env, Timeout: 30 * time.Second, Sandbox: sb, Grace: 300 * time.Millisecond}
+}
+
+func runSpec(t *testing.T, spec Spec) string {
+	t.Helper()
 	res, err := Run(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"inside ok", "tmp ok", "outside refused"} {
-		if !strings.Contains(res.Output, want) {
-			t.Errorf("output lacks %q:\n%s", want, res.Output)
+	return res.Output
+}
+
+func wantLines(t *testing.T, out string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(spec.Dir, "inside.txt")); err != nil {
-		t.Errorf("the workspace write did not happen: %v", err)
+}
+
+func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+func TestSandboxReadOnly(t *testing.T) {
+	t.Parallel() // waits on bubblewrap, not the CPU
+	f := newSandboxFixture(t)
+	marker := filepath.Join("/tmp", fmt.Sprintf("agentls-marker-%d", time.Now().UnixNano()))
+	out := runSpec(t, f.spec(ModeReadOnly, fmt.Sprintf(`touch ws.txt 2>/dev/null || echo ws refused
+touch %q/o.txt 2>/dev/null || echo out refused
+touch %q && echo private tmp ok
+echo "tmpdir=$TMPDIR gocache=$GOCACHE"
+echo hook 2>/dev/null >> .git/hooks/pre-commit || echo hooks refused
+cat main.go`, f.out, marker)))
+	wantLines(t, out, "ws refused", "out refused", "private tmp ok", "tmpdir=/tmp gocache=/tmp/", "hooks refused", "package main")
+	for _, p := range []string{filepath.Join(f.ws, "ws.txt"), filepath.Join(f.out, "o.txt"), marker} {
+		if exists(p) {
+			t.Errorf("%s was written", p)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(out, "outside.txt")); err == nil {
-		t.Error("a write outside the workspace happened")
+}
+
+func TestSandboxWorkspaceWrite(t *testing.T) {
+	t.Parallel()
+	f := newSandboxFixture(t)
+	out := runSpec(t, f.spec(ModeWorkspaceWrite, fmt.Sprintf(`touch ws.txt && echo ws ok
+touch "$TMPDIR/t" && echo tmpdir ok
+touch %q/o.txt 2>/dev/null || echo out refused
+echo evil 2>/dev/null >> .git/hooks/pre-commit || echo hooks refused
+touch .git/hooks/post-checkout 2>/dev/null || echo new hook refused
+echo evil 2>/dev/null >> .git/config; cat .git/config
+mv .git .git2 2>/dev/null || echo git pinned
+touch "$HOME/.cache/go-build/x" && echo cache ok`, f.out)))
+	wantLines(t, out, "ws ok", "tmpdir ok", "out refused", "hooks refused", "new hook refused", "git pinned", "cache ok")
+	if !exists(filepath.Join(f.ws, "ws.txt")) || !exists(filepath.Join(f.tmp, "tmp", "t")) {
+		t.Error("the workspace or temp dir write did not happen")
+	}
+	if exists(filepath.Join(f.out, "o.txt")) || exists(filepath.Join(f.ws, ".git", "hooks", "post-checkout")) {
+		t.Error("a write outside the workspace or into .git/hooks happened")
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.ws, ".git", "config")); strings.Contains(string(b), "evil") {
+		t.Error(".git/config changed")
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.ws, ".git", "hooks", "pre-commit")); strings.Contains(string(b), "evil") {
+		t.Error(".git/hooks changed")
+	}
+}
+
+func TestSandboxSecretsHidden(t *testing.T) {
+	t.Parallel()
+	f := newSandboxFixture(t)
+	for _, mode := range []Mode{ModeReadOnly, ModeWorkspaceWrite} {
+		out := runSpec(t, f.spec(mode, `cat .env .git/config ~/.ssh/id_ed25519 ~/.netrc ~/.aws/credentials ~/.docker/config.json ~/.config/gcloud/token.txt 2>&1
+env; ls -a ~/.ssh; echo done`))
+		if strings.Contains(out, fixtureSecret) {
+			t.Errorf("%s: a secret was printed:\n%s", mode, out)
+		}
+		wantLines(t, out, "done")
+		if strings.Contains(out, "GITHUB_TOKEN") || strings.Contains(out, "MY_API_KEY") {
+			t.Errorf("%s: a credential variable was passed on:\n%s", mode, out)
+		}
 	}
 }
 
 func TestSandboxNetwork(t *testing.T) {
-	t.Parallel() // waits on the clock, not the CPU
+	t.Parallel()
+	f := newSandboxFixture(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	port := l.Addr().(*net.TCPAddr).Port
-	spec, _ := sandboxSpec(t, fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && echo connected || echo refused`, port))
-	res, err := Run(context.Background(), spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(res.Output, "refused") || strings.Contains(res.Output, "connected") {
-		t.Errorf("output = %q", res.Output)
-	}
-	// Nothing reached the listener: with an immediate deadline, Accept
-	// finds no pending connection.
-	l.(*net.TCPListener).SetDeadline(time.Now())
-	if c, err := l.Accept(); err == nil {
-		c.Close()
-		t.Error("the sandboxed command connected to the host's loopback listener")
-	}
-
-	// Unsandboxed, the same command connects: the test itself is sound.
-	plain := testSpec(t, spec.Script)
+	accepted := make(chan struct{}, 8)
 	go func() {
-		l.(*net.TCPListener).SetDeadline(time.Time{})
-		if c, err := l.Accept(); err == nil {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
 			c.Close()
 		}
 	}()
-	res, err = Run(context.Background(), plain)
-	if err != nil || !strings.Contains(res.Output, "connected") {
-		t.Errorf("unsandboxed: %q, %v", res.Output, err)
+	script := fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && echo connected || echo refused`, l.Addr().(*net.TCPAddr).Port)
+	for _, c := range []struct {
+		mode      Mode
+		noNetwork bool
+		want      string
+	}{
+		{ModeReadOnly, false, "refused"},
+		{ModeWorkspaceWrite, true, "refused"},
+		{ModeWorkspaceWrite, false, "connected"},
+	} {
+		spec := f.spec(c.mode, script)
+		spec.Sandbox.NoNetwork = c.noNetwork
+		out := runSpec(t, spec)
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%s (noNetwork %v): %q, want %q", c.mode, c.noNetwork, out, c.want)
+		}
+		if c.want == "connected" {
+			<-accepted // the listener saw it: the test itself is sound
+		}
+	}
+	if len(accepted) > 0 {
+		t.Error("a sandbox without network connected to the host's loopback listener")
 	}
 }
 
 func TestSandboxTimeoutKillsEverything(t *testing.T) {
-	t.Parallel() // waits on the clock, not the CPU
-	spec, _ := sandboxSpec(t, stubbornScript)
+	t.Parallel()
+	f := newSandboxFixture(t)
+	spec := f.spec(ModeWorkspaceWrite, stubbornScript)
 	spec.Timeout = 500 * time.Millisecond
 	res, err := Run(context.Background(), spec)
 	if err != nil {
@@ -115,15 +216,66 @@ func TestSandboxTimeoutKillsEverything(t *testing.T) {
 
 func TestSandboxUnavailable(t *testing.T) {
 	spec := testSpec(t, "touch ran")
-	spec.Sandbox = &Sandbox{Bwrap: filepath.Join(t.TempDir(), "no-bwrap"), Writable: []string{spec.Dir}}
+	missing := filepath.Join(t.TempDir(), "no-bwrap")
+	spec.Sandbox = &Sandbox{Mode: ModeReadOnly, Bwrap: missing, Root: spec.Dir}
 	_, err := Run(context.Background(), spec)
-	if !errors.Is(err, ErrSandboxUnavailable) || !strings.Contains(err.Error(), "did not run") {
+	if !errors.Is(err, ErrSandboxUnavailable) || !strings.Contains(err.Error(), "apt-get install bubblewrap") {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(spec.Dir, "ran")); err == nil {
 		t.Error("the command ran unsandboxed")
 	}
-	if err := spec.Sandbox.Check(); !errors.Is(err, ErrSandboxUnavailable) {
-		t.Errorf("Check = %v", err)
+	if err := Probe(missing); !errors.Is(err, ErrSandboxUnavailable) {
+		t.Errorf("Probe = %v", err)
+	}
+	// A binary that exists but cannot sandbox (here: false).
+	if err := Probe("false"); !errors.Is(err, ErrSandboxUnavailable) || !strings.Contains(err.Error(), "namespaces") {
+		t.Errorf("Probe(false) = %v", err)
+	}
+}
+
+func TestCleanEnv(t *testing.T) {
+	in := []string{"PATH=/bin", "HOME=/h", "GITHUB_TOKEN=x", "AWS_REGION=y", "NPM_TOKEN=z", "MY_SECRET_THING=1",
+		"DB_PASSWORD=2", "STRIPE_KEY=3", "OPENAI_API_KEY=4", "SSH_AUTH_SOCK=/s", "GOPATH=/g", "LANG=C", "KEYBOARD=us"}
+	got := CleanEnv(in)
+	want := []string{"PATH=/bin", "HOME=/h", "GOPATH=/g", "LANG=C", "KEYBOARD=us"}
+	if !slices.Equal(got, want) {
+		t.Errorf("CleanEnv = %q, want %q", got, want)
+	}
+}
+
+func TestDenyScan(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"a/.env", "a/b/key.pem", "ok.txt", "secrets/x", ".git/config", "node/.env.local"} {
+		full := filepath.Join(root, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, nil, 0o644)
+	}
+	denied := func(rel string) bool {
+		base := filepath.Base(rel)
+		return strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".pem") || rel == "secrets" || rel == ".git/config"
+	}
+	var d DenyScan
+	scan := func() []string {
+		got, err := d.Scan(root, 1, denied)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			got[i], _ = filepath.Rel(root, got[i])
+		}
+		slices.Sort(got)
+		return got
+	}
+	want := []string{".git/config", "a/.env", "a/b/key.pem", "node/.env.local", "secrets"}
+	if got := scan(); !slices.Equal(got, want) {
+		t.Fatalf("scan = %q, want %q", got, want)
+	}
+	// A new denied file is found again; a removed one is forgotten.
+	os.WriteFile(filepath.Join(root, "a", "b", ".env"), nil, 0o644)
+	os.Remove(filepath.Join(root, "node", ".env.local"))
+	want = []string{".git/config", "a/.env", "a/b/.env", "a/b/key.pem", "secrets"}
+	if got := scan(); !slices.Equal(got, want) {
+		t.Fatalf("rescan = %q, want %q", got, want)
 	}
 }

@@ -37,7 +37,7 @@ Example:
 func runCall(e *env, args []string) int {
 	fs := newFlags(e, "call", callSynopsis, callHelp)
 	dir := fs.String("C", ".", "the workspace `folder` the tool acts on")
-	settingsArg := fs.String("settings", "", "the agentls settings as a JSON `object`, as an editor would send them (e.g. {\"bash\":{\"sandbox\":\"bwrap\"}})")
+	settingsArg := fs.String("settings", "", "the agentls settings as a JSON `object`, as an editor would send them (e.g. {\"bash\":{\"sandbox\":\"strict\"}})")
 	pos, code := parseArgs(e, fs, args)
 	if code >= 0 {
 		return code

@@ -266,13 +266,26 @@ async function main() {
   }
 
   // A background shell; exit must end it.
-  r = await withTimeout(callTool('bash', { command: 'echo $$ > bg.pid; exec sleep 300', run_in_background: true }), 'background bash');
+  // The shell runs in the sandbox's own pid namespace, where $$ is not the
+  // host's pid: find the process by its unique command line instead.
+  const bgCommand = `sleep 300.${process.pid}`;
+  r = await withTimeout(callTool('bash', { command: `echo started > bg.txt; exec ${bgCommand}`, run_in_background: true }), 'background bash');
   check(!r.isError, 'a background shell starts', r);
+  const findPid = () => {
+    for (const d of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        if (fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').join(' ').trim() === bgCommand) return Number(d);
+      } catch { /* gone */ }
+    }
+    return 0;
+  };
   let bgPid = 0;
-  for (let i = 0; i < 200 && !bgPid; i++) { // the shell writes its pid as it starts
-    try { bgPid = Number(fs.readFileSync(file('bg.pid'), 'utf8').trim()); } catch { await new Promise((res) => setTimeout(res, 25)); }
+  for (let i = 0; i < 200 && !bgPid; i++) { // the shell execs sleep as it starts
+    bgPid = findPid();
+    if (!bgPid) await new Promise((res) => setTimeout(res, 25));
   }
-  check(bgPid > 0, 'the background shell wrote its pid', bgPid);
+  check(bgPid > 0, 'the background shell is running', bgPid);
 
   // Shutdown and exit.
   await withTimeout(conn.sendRequest('shutdown'), 'shutdown');
