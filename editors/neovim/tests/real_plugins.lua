@@ -179,6 +179,7 @@ local function codecompanion_driver(dir)
     chat = require('codecompanion').chat()
     truthy(chat and chat.bufnr, 'a chat')
     chat.buffer_context.bufnr = bufnr
+    d.can_stop = v19 -- Orchestrator:cancel (the chat's Stop) came with 19
     -- what the user's `@{agentls}` does when the message is sent
     truthy(chat.tools:parse(chat, { content = '@{agentls} please' }), '@{agentls} is a known group')
     d.name = 'codecompanion ' .. describe(dir)
@@ -208,7 +209,7 @@ local function codecompanion_driver(dir)
     end
   end
 
-  function d.turn(calls, dec)
+  function d.turn(calls, dec, stop_when)
     decide = dec
     local first = #chat.messages
     local finished = false
@@ -234,6 +235,10 @@ local function codecompanion_driver(dir)
     chat.status = 'success'
     chat:done({}, nil, tool_calls) -- the model's response: these tool calls, no text
     wait_for('codecompanion to finish the tools', function()
+      if stop_when and not finished and stop_when() then
+        chat:stop() -- the user's Stop (keymaps.stop)
+        finished = true
+      end
       return finished
     end)
     vim.api.nvim_del_autocmd(au)

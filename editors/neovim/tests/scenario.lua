@@ -7,11 +7,13 @@
 --                                       buffer the chat is opened from)
 --   driver.offered()                    function name -> parameters, as the request carries them
 --   driver.own_tools_intact()           nil, or why the plugin's own tools were changed
---   driver.turn(calls, decide)          runs one response's calls ({id, name, arguments}) to the
+--   driver.turn(calls, decide, stop_when)
+--                                       runs one response's calls ({id, name, arguments}) to the
 --                                       end; decide(name) -> 'accept' | 'reject', reason |
---                                       'cancel' answers approval prompts. Returns the tool
---                                       answers the next request would carry, in order:
---                                       {id, content, is_error?, declined?}
+--                                       'cancel' answers approval prompts; when stop_when() turns
+--                                       true, the user presses Stop (drivers with can_stop).
+--                                       Returns the tool answers the next request would carry, in
+--                                       order: {id, content, is_error?, declined?}
 --   driver.partial(call)                optional: the call as a still-streaming partial input
 --   driver.kind                         'codecompanion' | 'avante'
 --
@@ -176,6 +178,28 @@ function M.run(driver, t)
         contains(answers[2].content, 'cancelled', 'the queued call')
         eq(n, #log, 'nothing reached the server')
         eq(0, vim.fn.filereadable(ws .. '/c.txt'), 'no file written')
+      end)
+    end
+
+    if driver.can_stop then
+      t.step(driver.name .. ': Stop while a call runs answers it and cancels the agentls call', function()
+        local command = 'sleep 27.3125' -- unique: the process the call starts, outliving the wait below
+        local calls = { { id = 'call_stop', name = prefix .. 'bash', arguments = { command = command } } }
+        local real_select = vim.ui.select
+        vim.ui.select = function(items, _, cb) -- agentls's own prompt, if bash asks: allow
+          cb(items[1], 1)
+        end
+        local function running()
+          return #vim.fn.systemlist({ 'pgrep', '-f', command }) > 0
+        end
+        local ok, answers = pcall(driver.turn, calls, decide_with({}), running)
+        vim.ui.select = real_select
+        assert(ok, answers)
+        answered(calls, answers)
+        contains(answers[1].content, 'cancelled', 'the stopped call')
+        t.wait_for('the server to end ' .. command, function()
+          return not running()
+        end, 10000)
       end)
     end
 

@@ -40,10 +40,14 @@ function M.codecompanion(version)
       return 'the files group changed'
     end
   end
-  function d.turn(calls, decide)
+  d.can_stop = version >= 19 -- Orchestrator:cancel (the chat's Stop) came with 19
+  function d.turn(calls, decide, stop_when)
     local first = #session.chat.messages
     session:execute(calls, decide)
     wait('the tools to finish', function()
+      if stop_when and not session:finished() and stop_when() then
+        session:stop()
+      end
       return session:finished()
     end)
     local out = {}
