@@ -3,6 +3,8 @@ package lsp
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // posEncoding is how the character of an LSP position counts: UTF-16 code
@@ -180,9 +182,20 @@ type textChange struct {
 // applyChanges applies changes in order, each against the result of the
 // previous one.
 func applyChanges(text string, changes []textChange, enc posEncoding) string {
+	text, _ = applyChangeEdits(text, changes, enc)
+	return text
+}
+
+// applyChangeEdits is applyChanges that also returns the changes as byte
+// edits, in order, each against the text the previous one left; nil when a
+// change replaced the whole text.
+func applyChangeEdits(text string, changes []textChange, enc posEncoding) (string, []workspace.Edit) {
+	edits := make([]workspace.Edit, 0, len(changes))
+	whole := false
 	for _, ch := range changes {
 		if ch.Range == nil {
 			text = ch.Text
+			whole = true
 			continue
 		}
 		s := offsetOf(text, ch.Range.Start, enc)
@@ -196,6 +209,10 @@ func applyChanges(text string, changes []textChange, enc posEncoding) string {
 		b.WriteString(ch.Text)
 		b.WriteString(text[e:])
 		text = b.String()
+		edits = append(edits, workspace.Edit{Start: s, End: e, New: ch.Text})
 	}
-	return text
+	if whole {
+		return text, nil
+	}
+	return text, edits
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,9 +113,21 @@ func FuzzApplyChanges(f *testing.F) {
 				NewText: nt,
 			}, utf8Enc)
 		}
-		got := applyChanges(text, changes, enc)
+		got, edits := applyChangeEdits(text, changes, enc)
 		if got != ref {
 			t.Fatalf("%v: text %q changes %+v:\n got %q\nwant %q", enc, text, changes, got, ref)
+		}
+		// The edits, when known, replay the change on the bytes.
+		whole := slices.ContainsFunc(changes, func(c textChange) bool { return c.Range == nil })
+		if whole != (edits == nil) {
+			t.Fatalf("edits %v for changes %+v", edits, changes)
+		}
+		replay := text
+		for _, e := range edits {
+			replay = replay[:e.Start] + e.New + replay[e.End:]
+		}
+		if !whole && replay != got {
+			t.Fatalf("edits %v replay to %q, not %q", edits, replay, got)
 		}
 	})
 }

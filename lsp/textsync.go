@@ -76,13 +76,13 @@ func (s *Server) didChange(raw json.RawMessage) {
 	// Only the read loop writes d.text and d.version, so reading them
 	// without the lock here is safe; writers below take it for readers on
 	// other goroutines.
-	text := applyChanges(d.text, p.ContentChanges, enc)
+	text, edits := applyChangeEdits(d.text, p.ContentChanges, enc)
 	s.mu.Lock()
 	d.text, d.version = text, p.TextDocument.Version
 	folders := d.folders
 	s.mu.Unlock()
 	for _, f := range folders {
-		f.WS.Change(d.path, p.TextDocument.Version, text)
+		f.WS.ChangeEdits(d.path, p.TextDocument.Version, text, edits)
 	}
 }
 

@@ -27,7 +27,31 @@ type overlay struct {
 	format   Format // encoding and BOM of the file on disk; CRLF of the buffer
 	diskText string // normalised disk text last seen at open or save
 	onDisk   bool   // the file existed on disk at open or save
+	// hist holds the last changes that led to buf.Text, oldest first, each
+	// from the version the previous one left (see EditsSince). It is never
+	// appended to in place: an overlay shares it with its predecessor.
+	hist []change
 }
+
+// An Edit replaces the bytes Start to End of a buffer's text with New.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// change is one didChange of a buffer: the edits, in order, each against
+// the text the previous one left, that turned version from into to.
+type change struct {
+	from, to int32
+	edits    []Edit
+	size     int // bytes of New held
+}
+
+// Limits of the change history an overlay keeps for EditsSince.
+const (
+	maxHistChanges = 64
+	maxHistBytes   = 1 << 20
+)
 
 // Open records a buffer the editor opened (textDocument/didOpen). path is
 // absolute; the LSP side converts URIs. The disk copy is read once, to know
@@ -47,6 +71,15 @@ func (w *Workspace) Open(path string, version int32, text string) {
 // LSP side applies incremental changes and passes the full new text). A
 // change to a buffer that is not open opens it.
 func (w *Workspace) Change(path string, version int32, text string) {
+	w.ChangeEdits(path, version, text, nil)
+}
+
+// ChangeEdits is Change for a change known as edits: applied in order,
+// each to the text the previous one left, they turn the buffer's current
+// text into text. Readers of the buffer that keep state built on an older
+// version (the code index) get them from EditsSince instead of comparing
+// the texts. nil edits mean the change is not known as edits.
+func (w *Workspace) ChangeEdits(path string, version int32, text string, edits []Edit) {
 	path = filepath.Clean(path)
 	if _, ok := w.overlay(path); !ok {
 		w.Open(path, version, text)
@@ -57,8 +90,65 @@ func (w *Workspace) Change(path string, version int32, text string) {
 			return nil
 		}
 		o := *old
+		o.hist = nextHist(old.hist, change{from: old.buf.Version, to: version, edits: edits})
 		return o.with(version, text)
 	})
+}
+
+// nextHist is hist with c added, the oldest changes dropped past the
+// limits; a change not known as edits clears it.
+func nextHist(hist []change, c change) []change {
+	if c.edits == nil {
+		return nil
+	}
+	for _, e := range c.edits {
+		c.size += len(e.New)
+	}
+	if c.size > maxHistBytes {
+		return nil
+	}
+	total := c.size
+	keep := len(hist)
+	for keep > 0 && len(hist)-keep < maxHistChanges-1 && total+hist[keep-1].size <= maxHistBytes {
+		total += hist[keep-1].size
+		keep--
+	}
+	out := make([]change, 0, len(hist)-keep+1)
+	return append(append(out, hist[keep:]...), c)
+}
+
+// EditsSince returns the open buffer of path and the edits that turned its
+// text at version since into its text now: in order, each against the text
+// the previous one left; none when the buffer is still at since. ok is
+// false when the buffer is not open, is denied, or the edits are not known
+// (a change sent as whole text, or older than the history kept); compare
+// the texts then.
+func (w *Workspace) EditsSince(path string, since int32) (b Buffer, edits []Edit, ok bool) {
+	path = filepath.Clean(path)
+	o, open := w.overlay(path)
+	if !open || w.Denied(path) {
+		return Buffer{}, nil, false
+	}
+	if o.buf.Version == since {
+		return o.buf, nil, true
+	}
+	i := len(o.hist) - 1
+	for i >= 0 && o.hist[i].from != since {
+		i--
+	}
+	if i < 0 {
+		return o.buf, nil, false
+	}
+	for j := i; j < len(o.hist); j++ {
+		if j > i && o.hist[j].from != o.hist[j-1].to {
+			return o.buf, nil, false
+		}
+		edits = append(edits, o.hist[j].edits...)
+	}
+	if o.hist[len(o.hist)-1].to != o.buf.Version {
+		return o.buf, nil, false
+	}
+	return o.buf, edits, true
 }
 
 // Close forgets a buffer (textDocument/didClose): reads go to disk again.

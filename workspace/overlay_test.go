@@ -156,3 +156,49 @@ func TestOverlayConcurrent(t *testing.T) {
 		t.Errorf("notified %d times, want %d", notified.Load(), want)
 	}
 }
+
+// EditsSince gives the edits between a version a reader saw and the
+// buffer now, and says when it cannot (a whole-text change, a version it
+// never saw, a history cut at its limit).
+func TestEditsSince(t *testing.T) {
+	w := newWS(t, t.TempDir())
+	p := filepath.Join(w.Root(), "a.go")
+	w.Open(p, 1, "abc")
+	w.ChangeEdits(p, 2, "aXbc", []Edit{{1, 1, "X"}})
+	w.ChangeEdits(p, 5, "aXc!", []Edit{{2, 3, ""}, {3, 3, "!"}})
+	apply := func(text string, edits []Edit) string {
+		for _, e := range edits {
+			text = text[:e.Start] + e.New + text[e.End:]
+		}
+		return text
+	}
+	for _, tc := range []struct {
+		since int32
+		from  string
+		ok    bool
+	}{{1, "abc", true}, {2, "aXbc", true}, {5, "aXc!", true}, {3, "", false}} {
+		b, edits, ok := w.EditsSince(p, tc.since)
+		if ok != tc.ok || b.Version != 5 {
+			t.Fatalf("since %d: ok %v version %d, want ok %v version 5", tc.since, ok, b.Version, tc.ok)
+		}
+		if ok && apply(tc.from, edits) != b.Text {
+			t.Errorf("since %d: edits %v turn %q into %q, not %q", tc.since, edits, tc.from, apply(tc.from, edits), b.Text)
+		}
+	}
+	w.Change(p, 6, "whole")
+	if _, _, ok := w.EditsSince(p, 5); ok {
+		t.Error("edits known across a whole-text change")
+	}
+	for v := int32(7); v < 7+maxHistChanges+5; v++ {
+		w.ChangeEdits(p, v, "whole", []Edit{})
+	}
+	if _, _, ok := w.EditsSince(p, 7); ok {
+		t.Error("edits known past the history limit")
+	}
+	if _, _, ok := w.EditsSince(p, 7+5); !ok {
+		t.Error("edits of the last changes not known")
+	}
+	if _, _, ok := w.EditsSince(filepath.Join(w.Root(), "b.go"), 0); ok {
+		t.Error("edits of a buffer that is not open")
+	}
+}
