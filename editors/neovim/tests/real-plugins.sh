@@ -10,7 +10,9 @@
 #
 # DIR... go on 'runtimepath' (plenary.nvim is needed by both plugins, nui.nvim by avante). Each
 # plugin found is driven through its own chat and tool runner with a scripted model; one line per
-# step, naming the plugin's tag and commit. NVIM picks the Neovim (default: nvim on $PATH);
+# step, naming the plugin's tag and commit. A lazy.nvim checkout among them installs the
+# committed state of this repository with the lazy.nvim spec of doc/agentls.txt (go build
+# included) and checks that the plugin loads and its server answers. NVIM picks the Neovim (default: nvim on $PATH);
 # AGENTLS_BIN the server (default: built from this repository). Nothing is installed: Neovim runs
 # with a private, temporary home.
 set -eu
@@ -38,13 +40,19 @@ deps=""
 for d in "$@"; do
   [ -d "$d" ] || { echo "real-plugins.sh: $d is not a directory" >&2; exit 2; }
   d=$(cd "$d" && pwd)
-  if [ -d "$d/lua/codecompanion" ] || [ -d "$d/lua/avante" ]; then
+  if [ -d "$d/lua/codecompanion" ] || [ -d "$d/lua/avante" ] || [ -d "$d/lua/lazy" ]; then
     targets="$targets $d"
   else
     deps="$deps $d"
   fi
 done
 [ -n "$targets" ] || { echo "real-plugins.sh: no codecompanion.nvim or avante.nvim checkout among: $*" >&2; exit 2; }
+
+# the lazy.nvim build compiles agentls: keep Go's caches although HOME is a temporary one
+if command -v go >/dev/null 2>&1; then
+  GOPATH=$(go env GOPATH) GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE)
+  export GOPATH GOMODCACHE GOCACHE
+fi
 
 echo "real-plugins.sh: $("$nvim" --version | sed -n 1p), agentls $("$AGENTLS_BIN" --version 2>/dev/null || echo '?')"
 home=$tmp/home

@@ -17,6 +17,10 @@
 --                  it renders avante's templates with a native library (avante_templates) that
 --                  a plain checkout does not have
 --
+-- A lazy.nvim checkout among DIR... (run on its own) checks the documented lazy.nvim spec
+-- (doc/agentls.txt *agentls-lazy*) for real: lazy.nvim clones this repository (from here, not
+-- GitHub), runs the build (go build) and loads the plugin from editors/neovim.
+--
 -- Prints one line per step, then "N passed, N failed"; exits non-zero when a step failed.
 
 local script = vim.fs.normalize(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p'))
@@ -461,6 +465,47 @@ local function avante_driver(dir)
 end
 
 ------------------------------------------------------------------------------------------------
+-- lazy.nvim: the documented spec installs this repository (cloned from its own checkout instead
+-- of GitHub), builds the binary and loads the plugin
+
+local function lazy_check(dir)
+  local repo = vim.fs.dirname(vim.fs.dirname(plugin_root))
+  local text = table.concat(vim.fn.readfile(plugin_root .. '/doc/agentls.txt'), '\n')
+  local from = assert(text:find('*agentls-lazy*', 1, true))
+  local code = assert(text:sub(from):match('>lua\n(.-)\n<\n'), 'the spec in doc/agentls.txt')
+  local spec = assert(loadstring('return ' .. code))()
+  spec.url = repo -- the commit checked out here, not GitHub's
+  local root = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))
+  tmp_dirs[#tmp_dirs + 1] = root
+  local name = 'lazy.nvim ' .. describe(dir)
+  step(name .. ': installs, builds and loads the documented spec', function()
+    require('lazy').setup({ spec }, {
+      root = root .. '/plugins',
+      lockfile = root .. '/lazy-lock.json',
+      install = { missing = true },
+      checker = { enabled = false },
+      change_detection = { enabled = false },
+      rocks = { enabled = false },
+      performance = { rtp = { reset = false } },
+      headless = { process = false, log = false, task = true, colors = false },
+    })
+    local plugin = root .. '/plugins/agentls'
+    local found = vim.api.nvim_get_runtime_file('lua/agentls/init.lua', true)
+    eq({ plugin .. '/editors/neovim/lua/agentls/init.lua' }, found, 'lua/agentls on the runtimepath')
+    eq(plugin .. '/editors/neovim', require('agentls.config').plugin_dir(), 'loaded from there')
+    truthy(vim.fn.executable(plugin .. '/editors/neovim/bin/agentls') == 1, 'the build made bin/agentls')
+    truthy(vim.api.nvim_get_commands({}).AgentlsTools, 'the commands')
+    truthy(vim.tbl_contains(vim.fn.getcompletion('agentls-lazy', 'help'), 'agentls-lazy'), ':help agentls')
+    eq(plugin .. '/editors/neovim/bin/agentls', require('agentls.lsp').cmd()[1], 'the built server is used')
+    local ws = workspace({ ['hello.txt'] = 'hello from lazy\n' })
+    vim.cmd('edit ' .. ws .. '/hello.txt')
+    wait_attached(vim.api.nvim_get_current_buf())
+    local r = require('agentls').call_sync('read_file', { path = 'hello.txt' })
+    contains(r and r.content, 'hello from lazy', 'read_file through the built server')
+  end)
+end
+
+------------------------------------------------------------------------------------------------
 
 local bin = os.getenv('AGENTLS_BIN')
 if not bin or vim.fn.executable(bin) ~= 1 then
@@ -472,7 +517,7 @@ local found = {}
 for _, dir in ipairs(dirs) do
   dir = vim.fs.normalize(vim.fn.fnamemodify(dir, ':p')):gsub('/$', '')
   vim.opt.runtimepath:append(dir)
-  for _, name in ipairs({ 'codecompanion', 'avante' }) do
+  for _, name in ipairs({ 'codecompanion', 'avante', 'lazy' }) do
     if vim.fn.isdirectory(dir .. '/lua/' .. name) == 1 then
       found[name] = dir
     end
@@ -483,12 +528,18 @@ for _, dir in ipairs(dirs) do
     out('using nui.nvim ' .. describe(dir, true))
   end
 end
-if not found.codecompanion and not found.avante then
-  out('real_plugins.lua: no codecompanion.nvim or avante.nvim checkout among: ' .. table.concat(dirs, ' '))
+if not found.codecompanion and not found.avante and not found.lazy then
+  out('real_plugins.lua: no codecompanion.nvim, avante.nvim or lazy.nvim checkout among: ' .. table.concat(dirs, ' '))
   os.exit(2)
 end
+if found.lazy then
+  -- lazy.nvim alone: the spec must find everything itself, from a runtimepath without this plugin
+  vim.opt.runtimepath:remove(plugin_root)
+  lazy_check(found.lazy)
+  found = {}
+end
 
-if vim.fn.has('nvim-0.11') == 0 then
+if vim.fn.has('nvim-0.11') == 0 and (found.codecompanion or found.avante) then
   -- codecompanion 18 and 19 and avante refuse to load on older Neovim
   out(('skip  every plugin: codecompanion.nvim and avante.nvim need Neovim 0.11 or later (this is %s)'):format(
     tostring(vim.version())
@@ -496,7 +547,9 @@ if vim.fn.has('nvim-0.11') == 0 then
   os.exit(0)
 end
 
-require('agentls').setup({ cmd = { bin, 'serve', '--stdio' } })
+if found.codecompanion or found.avante then
+  require('agentls').setup({ cmd = { bin, 'serve', '--stdio' } })
+end
 local t = {
   step = step,
   eq = eq,
