@@ -502,6 +502,31 @@ test('avante adapter: final input only, errors in the error slot, declines throu
   end)
 end)
 
+test('adapters: without a server the plugin gets no tools and one warning, not an error', function()
+  require('agentls.config').set({ cmd = { '/nonexistent/agentls', 'serve', '--stdio' }, autostart = false })
+  local warnings = {}
+  local notify = vim.notify
+  vim.notify = function(msg)
+    warnings[#warnings + 1] = msg
+  end
+  local ok, err = pcall(function()
+    local cfg = require('agentls.adapters.codecompanion').config({ timeout_ms = 2000 })
+    eq({ 'groups' }, vim.tbl_keys(cfg), 'only the (empty) group')
+    eq({}, cfg.groups.agentls.tools)
+    eq({}, require('agentls.adapters.avante').tools({ timeout_ms = 2000 }))
+    eq({}, require('agentls.adapters.avante').tools({ timeout_ms = 2000 }), 'asked again')
+  end)
+  vim.notify = notify
+  require('agentls.config').set({})
+  if not ok then
+    error(err, 0)
+  end
+  eq(2, #warnings, 'one warning per plugin: ' .. vim.inspect(warnings))
+  contains(warnings[1], '/nonexistent/agentls')
+  contains(warnings[1], 'codecompanion')
+  contains(warnings[2], 'avante')
+end)
+
 test('client config: capabilities, handlers, settings both ways', function()
   local lsp = require('agentls.lsp')
   require('agentls.config').set({ settings = { bash = { allow = { 'go test' } } } })

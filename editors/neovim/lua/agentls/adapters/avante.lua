@@ -183,7 +183,7 @@ function M.tools(opts)
     end
   end
   local out, skipped = {}, {}
-  for _, t in ipairs(shared.selected(opts)) do
+  for _, t in ipairs(shared.offered(opts, 'avante')) do
     local tool = M.tool(t, opts)
     if taken[tool.name] then
       skipped[#skipped + 1] = tool.name

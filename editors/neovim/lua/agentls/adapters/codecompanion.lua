@@ -176,7 +176,7 @@ end
 ---@return table<string, table>
 function M.tools(opts)
   local out, taken, skipped = {}, taken_names(), {}
-  for _, t in ipairs(shared.selected(opts)) do
+  for _, t in ipairs(shared.offered(opts, 'codecompanion')) do
     local name = shared.model_name(t, opts)
     if taken[name] then
       skipped[#skipped + 1] = name

@@ -59,6 +59,27 @@ function M.selected(opts)
   return out
 end
 
+local warned = {}
+
+--- M.selected for an agent plugin's configuration: when the tools cannot be listed (no server,
+--- a timeout) the plugin gets none of them and the user one warning per message, instead of an
+--- error that would break the plugin's setup or request.
+---@param opts agentls.AdapterOpts?
+---@param plugin string the agent plugin, for the message
+---@return agentls.Tool[]
+function M.offered(opts, plugin)
+  local ok, tools = pcall(M.selected, opts)
+  if ok then
+    return tools
+  end
+  local msg = ('%s (no agentls tools offered to %s; see :checkhealth agentls)'):format(tostring(tools), plugin)
+  if not warned[msg] then
+    warned[msg] = true
+    vim.notify(msg, vim.log.levels.WARN)
+  end
+  return {}
+end
+
 ---@param tool agentls.Tool
 ---@param opts agentls.AdapterOpts?
 ---@return string
