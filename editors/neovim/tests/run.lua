@@ -708,6 +708,8 @@ end
 test('lazy.nvim: the documented specs put lua/agentls, the commands and :help on the runtimepath', function()
   local specs = doc_blocks('agentls-lazy')
   eq(2, #specs, 'a spec for the repository and one for a clone')
+  local readme = read(plugin_root .. '/README.md'):match('With lazy.nvim.-```lua\n(.-)\n```')
+  eq(specs[1]:gsub('\n    ', '\n'):gsub('^    ', ''), readme, 'README.md shows the same spec')
   -- lazy.nvim installs the whole repository: a copy of this plugin at editors/neovim of a tree
   local repo = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))
   tmp_dirs[#tmp_dirs + 1] = repo
