@@ -143,3 +143,13 @@ func pointAt(b []byte, from int, at sitter.Point, to int) sitter.Point {
 	}
 	return sitter.Point{Row: at.Row + uint32(nl), Column: uint32(len(seg) - 1 - bytes.LastIndexByte(seg, '\n'))}
 }
+
+// buffer is an open editor file: its text and its full tree.
+type buffer struct {
+	version int32
+	src     []byte
+	tree    ctree
+	lang    *Language
+	syms    []def     // its definitions
+	ids     []uintptr // of the root's children of tree, when known (see changedSpans)
+}
