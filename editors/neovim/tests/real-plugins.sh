@@ -12,12 +12,14 @@
 # plugin found is driven through its own chat and tool runner with a scripted model; one line per
 # step, naming the plugin's tag and commit. A lazy.nvim checkout among them installs the
 # committed state of this repository with the lazy.nvim spec of doc/agentls.txt (go build
-# included) and checks that the plugin loads and its server answers. NVIM picks the Neovim (default: nvim on $PATH);
-# AGENTLS_BIN the server (default: built from this repository). Nothing is installed: Neovim runs
-# with a private, temporary home.
+# included) and checks that the plugin loads and its server answers. NVIM picks the Neovim
+# (default: nvim on $PATH); AGENTLS_BIN the server (default: built from this repository). Nothing
+# is installed: Neovim runs with a private, temporary home.
 set -eu
 
-[ $# -gt 0 ] || { echo "usage: real-plugins.sh DIR... (checkouts of codecompanion.nvim, avante.nvim, plenary.nvim, nui.nvim)" >&2; exit 2; }
+usage="usage: real-plugins.sh DIR... (checkouts of codecompanion.nvim, avante.nvim, lazy.nvim,
+       plenary.nvim, nui.nvim)"
+[ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 plugin=$(dirname "$here")
 repo=$(cd "$plugin/../.." && pwd)

@@ -290,6 +290,10 @@ local function avante_driver(dir)
     LLM.generate_prompts = function(o)
       return { system_prompt = '', messages = {}, tools = o.tools }
     end
+    local function use_message(u, state)
+      local content = { type = 'tool_use', id = u.id, name = u.name, input = u.input }
+      return History.Message:new('assistant', content, { state = state })
+    end
     -- the provider stream: tool uses as the model sends them, then stop "tool_use"; the request
     -- after the tool results ends the turn
     LLM.curl = function(o)
@@ -302,7 +306,7 @@ local function avante_driver(dir)
         end
         local msgs = {}
         for _, u in ipairs(s.partials or {}) do
-          msgs[#msgs + 1] = History.Message:new('assistant', { type = 'tool_use', id = u.id, name = u.name, input = u.input }, { state = 'generating' })
+          msgs[#msgs + 1] = use_message(u, 'generating')
         end
         if #msgs > 0 then
           h.on_messages_add(msgs)
@@ -310,7 +314,7 @@ local function avante_driver(dir)
           msgs = {}
         end
         for _, u in ipairs(s.uses or {}) do
-          msgs[#msgs + 1] = History.Message:new('assistant', { type = 'tool_use', id = u.id, name = u.name, input = u.input }, { state = 'generated' })
+          msgs[#msgs + 1] = use_message(u, 'generated')
         end
         if #msgs > 0 then
           h.on_messages_add(msgs)

@@ -289,7 +289,8 @@ test('codecompanion adapter: config() gives agentls_ tools with function callbac
   local per = cc.tools({ tools = fixture_tools, approval = { edit_file = false, grep = true } })
   eq(false, per.agentls_edit_file.opts.require_approval_before, 'opted out per tool')
   eq(true, per.agentls_grep.opts.require_approval_before, 'opted in per tool')
-  eq(false, cc.tools({ tools = fixture_tools, require_approval = 'none' }).agentls_multi_edit.opts.require_approval_before)
+  local none = cc.tools({ tools = fixture_tools, require_approval = 'none' })
+  eq(false, none.agentls_multi_edit.opts.require_approval_before)
   eq(true, cc.tools({ tools = fixture_tools, require_approval = 'all' }).agentls_status.opts.require_approval_before)
   eq({ 'agentls_grep' }, vim.tbl_keys(cc.tools({ tools = fixture_tools, only = { 'grep' } })))
   -- a name codecompanion has is never taken over, whatever the prefix
@@ -553,7 +554,7 @@ test('client config: capabilities, handlers, settings both ways', function()
   eq(nil, lsp.client_config('/tmp/ws').init_options)
 end)
 
-test('roots: nearest .git, else the current directory holding the file, else its directory; only file buffers attach', function()
+test('roots: nearest .git, else the current directory holding it, else the file directory', function()
   local lsp = require('agentls.lsp')
   local ws = workspace({ ['sub/dir/x.txt'] = 'x\n' })
   local loose = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))

@@ -156,7 +156,9 @@ function M.run(driver, t)
     end)
 
     t.step(driver.name .. ': an erroring call is answered as an error', function()
-      local calls = { { id = 'call_missing', name = prefix .. 'read_file', arguments = { path = ws .. '/missing.txt' } } }
+      local calls = {
+        { id = 'call_missing', name = prefix .. 'read_file', arguments = { path = ws .. '/missing.txt' } },
+      }
       local answers = driver.turn(calls, decide_with({}))
       answered(calls, answers)
       contains(answers[1].content, 'missing.txt', 'error answer')

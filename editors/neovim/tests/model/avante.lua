@@ -99,8 +99,8 @@ function M.offered(tools)
 end
 
 local function is_edit_tool_use(use)
-  return use.name == 'str_replace' or use.name == 'edit_file'
-    or ((use.name == 'str_replace_editor' or use.name == 'str_replace_based_edit_tool') and use.input.command == 'str_replace')
+  local editor = use.name == 'str_replace_editor' or use.name == 'str_replace_based_edit_tool'
+  return use.name == 'str_replace' or use.name == 'edit_file' or (editor and use.input.command == 'str_replace')
 end
 
 --- process_tool_use: returns (result, err) when the tool answered at once, else nothing (then

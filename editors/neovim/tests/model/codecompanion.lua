@@ -173,7 +173,8 @@ function M.new(version, tools_config, source_bufnr)
           return chat:add_tool_output(tool, fmt('Error calling `%s`', tool.name))
         end
         if version >= 19 then
-          return call_output(tool, kind, not vim.tbl_isempty(tools.stderr) and tools.stderr or nil, { cmd = cmd, tools = tools })
+          local stderr = not vim.tbl_isempty(tools.stderr) and tools.stderr or nil
+          return call_output(tool, kind, stderr, { cmd = cmd, tools = tools })
         end
         return call_output(tool, kind, tools, cmd, tools.stderr)
       elseif kind == 'rejected' then
@@ -281,7 +282,8 @@ function M.new(version, tools_config, source_bufnr)
       if not need then
         return run_cmd(tool, 1)
       end
-      local prompt = tool.output and tool.output.prompt and tool.output.prompt(tool, version >= 19 and { tools = tools } or tools)
+      local prompt = tool.output and tool.output.prompt
+        and tool.output.prompt(tool, version >= 19 and { tools = tools } or tools)
       if prompt == nil or prompt == '' then
         prompt = fmt('Run the %q tool?', tool.name)
       end

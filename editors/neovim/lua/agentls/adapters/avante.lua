@@ -177,7 +177,8 @@ end
 function M.tools(opts)
   local taken = {}
   local ok, llm_tools = pcall(require, 'avante.llm_tools')
-  for _, t in ipairs(ok and type(llm_tools) == 'table' and type(llm_tools._tools) == 'table' and llm_tools._tools or {}) do
+  local builtin = ok and type(llm_tools) == 'table' and llm_tools._tools
+  for _, t in ipairs(type(builtin) == 'table' and builtin or {}) do
     if type(t) == 'table' and t.name then
       taken[t.name] = true
     end
