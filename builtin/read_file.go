@@ -13,13 +13,13 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-const readFileDescription = "Read a text file (the editor's unsaved buffer when it is open). Returns numbered lines `N→text`; offset and limit read a window of a long file. Read a file before editing it."
+const readFileDescription = "Read a text file (the editor's unsaved buffer when it is open). Returns numbered lines `N→text`; offset (the 1-based line to start at) and limit read a window of a long file. Read a file before editing it."
 
 const readFileSchema = `{
 	"type": "object",
 	"properties": {
 		"path": {"type": "string", "description": "file path, relative to the workspace root"},
-		"offset": {"type": "integer", "minimum": 0, "description": "first line to read, 0-based"},
+		"offset": {"type": "integer", "minimum": 0, "description": "line number to start at, 1-based as printed (default 1)"},
 		"limit": {"type": "integer", "minimum": 1, "description": "number of lines (default 2000)"}
 	},
 	"required": ["path"],
@@ -72,9 +72,11 @@ func (readFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	if s.Reads != nil {
 		s.Reads.MarkRead(f)
 	}
+	// offset is the 1-based line number read_file, grep and code_index
+	// print; 0 is taken as 1.
 	offset, limit := 0, defaultReadLines
 	if a.Offset != nil {
-		offset = max(0, *a.Offset)
+		offset = max(1, *a.Offset) - 1
 	}
 	if a.Limit != nil && *a.Limit > 0 {
 		limit = *a.Limit
@@ -89,7 +91,7 @@ func (readFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	return out, nil
 }
 
-// numberLines renders lines [offset, offset+limit) of text as read_file
+// numberLines renders the 0-based lines [offset, offset+limit) of text as read_file
 // shows them: the line number right-aligned, "→", the line. Lines longer
 // than maxLineChars are cut with a marker; a trailer says how to read on.
 func numberLines(rel, text string, offset, limit int) (string, error) {
@@ -99,7 +101,7 @@ func numberLines(rel, text string, offset, limit int) (string, error) {
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	total := len(lines)
 	if offset >= total {
-		return "", fmt.Errorf("offset %d is past the end of %s, which has %s (offsets are 0-based)", offset, rel, plural(total, "line"))
+		return "", fmt.Errorf("offset %d is past the end of %s, which has %s", offset+1, rel, plural(total, "line"))
 	}
 	end := min(total, offset+limit)
 	width := len(strconv.Itoa(end))
@@ -126,7 +128,7 @@ func numberLines(rel, text string, offset, limit int) (string, error) {
 	}
 	out := strings.TrimSuffix(b.String(), "\n")
 	if i < total {
-		out += fmt.Sprintf("\n(lines %d-%d of %d; call read_file with offset %d to read on)", offset+1, i, total, i)
+		out += fmt.Sprintf("\n(lines %d-%d of %d; call read_file with offset %d to read on)", offset+1, i, total, i+1)
 	}
 	if cut > 0 {
 		out += fmt.Sprintf("\n(%s cut at %d characters)", plural(cut, "long line"), maxLineChars)

@@ -36,17 +36,21 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 
-	out = mustExec(t, ctx, "read_file", `{"path":"util/strings.go","offset":2,"limit":3}`)
-	want = "3→// Reverse returns s reversed.\n4→func Reverse(s string) string {\n5→\tr := []rune(s)\n(lines 3-5 of 10; call read_file with offset 5 to read on)"
+	out = mustExec(t, ctx, "read_file", `{"path":"util/strings.go","offset":3,"limit":3}`)
+	want = "3→// Reverse returns s reversed.\n4→func Reverse(s string) string {\n5→\tr := []rune(s)\n(lines 3-5 of 10; call read_file with offset 6 to read on)"
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 	// The last window has no trailer; numbers are right-aligned to the widest.
-	out = mustExec(t, ctx, "read_file", `{"path":"util/strings.go","offset":8}`)
+	out = mustExec(t, ctx, "read_file", `{"path":"util/strings.go","offset":9}`)
 	if out != " 9→\treturn string(r)\n10→}" {
 		t.Errorf("got %q", out)
 	}
-	wantErr(t, ctx, "read_file", `{"path":"util/strings.go","offset":10}`, "offset 10 is past the end of util/strings.go, which has 10 lines")
+	wantErr(t, ctx, "read_file", `{"path":"util/strings.go","offset":11}`, "offset 11 is past the end of util/strings.go, which has 10 lines")
+	// offset 0 reads from the first line, as 1 does.
+	if out := mustExec(t, ctx, "read_file", `{"path":"util/strings.go","offset":0,"limit":1}`); !strings.HasPrefix(out, "1→") {
+		t.Errorf("offset 0: %q", out)
+	}
 	wantErr(t, ctx, "read_file", `{"path":"nope.go"}`, "nope.go does not exist")
 	wantErr(t, ctx, "read_file", `{"path":"util"}`, "util is a directory", "ls")
 	// An absolute path inside the workspace is fine.
@@ -112,11 +116,11 @@ func TestReadFileBudget(t *testing.T) {
 	if _, err := fmt.Sscanf(last, "(lines %d-%d of %d; call read_file with offset %d to read on)", &from, &to, &total, &next); err != nil {
 		t.Fatalf("trailer %q: %v", last, err)
 	}
-	if from != 1 || total != 3000 || next != to || to < 500 || to >= 2000 {
+	if from != 1 || total != 3000 || next != to+1 || to < 500 || to >= 2000 {
 		t.Errorf("trailer %q", last)
 	}
 	out = mustExec(t, ctx, "read_file", map[string]any{"path": "big.txt", "offset": next, "limit": 1})
-	if want := fmt.Sprintf("%d→%099d\n", next+1, next); !strings.HasPrefix(out, want) {
+	if want := fmt.Sprintf("%d→%099d\n", next, next-1); !strings.HasPrefix(out, want) {
 		t.Errorf("next window starts %q, want %q", out[:20], want[:20])
 	}
 }
@@ -134,7 +138,7 @@ func TestReadFileHuge(t *testing.T) {
 	f.WriteString("the end\n")
 	f.Close()
 	wantErr(t, ctx, "read_file", `{"path":"huge.log"}`, "huge.log is 11", "offset and limit")
-	out := mustExec(t, ctx, "read_file", `{"path":"huge.log","offset":11264,"limit":5}`)
+	out := mustExec(t, ctx, "read_file", `{"path":"huge.log","offset":11265,"limit":5}`)
 	if out != "11265→the end" {
 		t.Errorf("got %q", out)
 	}

@@ -115,7 +115,7 @@ func TestCall(t *testing.T) {
 	}
 
 	// Arguments from stdin, and flags after the positional arguments.
-	out, _, code = runCLI(t, `  {"path": "notes.txt", "offset": 1}`+"\n", "call", "read_file", "-", "-C", dir)
+	out, _, code = runCLI(t, `  {"path": "notes.txt", "offset": 2}`+"\n", "call", "read_file", "-", "-C", dir)
 	if code != exitOK || strings.Contains(out, "alpha") || !strings.Contains(out, "beta") {
 		t.Errorf("read_file from stdin: exit %d, stdout %q", code, out)
 	}
