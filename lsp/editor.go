@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,15 +29,59 @@ type applyResult struct {
 	FailureReason string `json:"failureReason"`
 }
 
-func (e *editor) applyEdit(ctx context.Context, label string, edit map[string]any) (applyResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, e.s.opts.ApplyEditTimeout)
-	defer cancel()
-	var res applyResult
-	err := e.s.conn.Call(ctx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res)
-	if err != nil {
-		return res, fmt.Errorf("the editor did not answer the edit: %w", err)
+// errEditUnknown: the call ended before the editor answered an edit, which
+// it may still apply.
+var errEditUnknown = errors.New("the call ended before the editor answered the edit")
+
+// applyEdit sends workspace/applyEdit and waits for the answer while ctx
+// lasts. The request itself runs to the answer (or ApplyEditTimeout) even
+// when ctx ends first: onApplied runs whenever the editor answers
+// applied:true, and an edit applied after the call ended is logged, so a
+// result never says that an edit failed while it is in the buffer.
+func (e *editor) applyEdit(ctx context.Context, label string, edit map[string]any, onApplied func()) (applyResult, error) {
+	type answer struct {
+		res applyResult
+		err error
 	}
-	return res, nil
+	done := make(chan answer, 1)
+	late := make(chan struct{})
+	e.s.goOwned(func() {
+		rctx, cancel := context.WithTimeout(e.s.ctx, e.s.opts.ApplyEditTimeout)
+		defer cancel()
+		var res applyResult
+		err := e.s.conn.Call(rctx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res)
+		if err == nil && res.Applied && onApplied != nil {
+			onApplied()
+		}
+		done <- answer{res, err}
+		select {
+		case <-late:
+			if err == nil && res.Applied {
+				e.s.log.Warn("the editor applied an edit after its call ended; it is in the buffer", "label", label)
+			} else {
+				e.s.log.Info("an edit whose call ended was not applied", "label", label, "err", err, "reason", res.FailureReason)
+			}
+		default:
+		}
+	})
+	select {
+	case a := <-done:
+		if a.err != nil {
+			return a.res, fmt.Errorf("the editor did not answer the edit: %w", a.err)
+		}
+		return a.res, nil
+	case <-ctx.Done():
+		close(late)
+		// The answer may have come with the cancellation.
+		select {
+		case a := <-done:
+			if a.err == nil {
+				return a.res, nil
+			}
+		default:
+		}
+		return applyResult{}, errEditUnknown
+	}
 }
 
 // Write implements workspace.Editor. When the client offers diagnostics,
@@ -94,7 +139,14 @@ func (e *editor) write(ctx context.Context, req workspace.WriteRequest) (workspa
 	} else {
 		edit = map[string]any{"changes": map[string]any{d.uri: edits}}
 	}
-	res, err := e.applyEdit(ctx, "agentls: edit "+rel, edit)
+	// The overlay takes the edit as soon as the editor accepts it: the next
+	// read sees it even when the editor reports its buffer late.
+	res, err := e.applyEdit(ctx, "agentls: edit "+rel, edit, func() {
+		e.s.applied(d.uri, buf.Version, buf.Version+1, newText, nil)
+	})
+	if errors.Is(err, errEditUnknown) {
+		return workspace.WriteResult{}, fmt.Errorf("the call ended before the editor answered the edit of %s; the edit may still land in its buffer: read the file again before editing it", rel)
+	}
 	if err != nil {
 		return workspace.WriteResult{}, err
 	}
@@ -104,12 +156,6 @@ func (e *editor) write(ctx context.Context, req workspace.WriteRequest) (workspa
 			reason = " (" + res.FailureReason + ")"
 		}
 		return workspace.WriteResult{}, fmt.Errorf("the editor refused the edit of %s%s: its buffer changed; read it again", rel, reason)
-	}
-	wctx, cancel := context.WithTimeout(ctx, e.s.opts.ApplyEditTimeout)
-	err = e.f.WS.WaitVersion(wctx, req.Abs, buf.Version+1)
-	cancel()
-	if err != nil {
-		return workspace.WriteResult{InBuffer: true}, fmt.Errorf("the editor applied the edit of %s but did not report the new buffer in time; read it again before editing it", rel)
 	}
 	out := workspace.WriteResult{InBuffer: true}
 	st := e.f.currentSettings()
@@ -186,15 +232,19 @@ func (e *editor) Rename(ctx context.Context, from, to string, overwrite bool) (s
 	if overwrite {
 		op["options"] = map[string]any{"overwrite": true}
 	}
-	res, err := e.applyEdit(ctx, "agentls: move "+e.f.WS.Rel(from), map[string]any{"documentChanges": []any{op}})
+	res, err := e.applyEdit(ctx, "agentls: move "+e.f.WS.Rel(from), map[string]any{"documentChanges": []any{op}}, func() {
+		e.f.WS.NotifyChanged(from)
+		e.f.WS.NotifyChanged(to)
+	})
+	if errors.Is(err, errEditUnknown) {
+		return "", fmt.Errorf("the call ended before the editor answered the move of %s; it may still happen: list the folder again", e.f.WS.Rel(from))
+	}
 	if err != nil {
 		return "", err
 	}
 	if !res.Applied {
 		return "", fmt.Errorf("the editor refused to move %s: %s", e.f.WS.Rel(from), res.FailureReason)
 	}
-	e.f.WS.NotifyChanged(from)
-	e.f.WS.NotifyChanged(to)
 	return "moved through the editor; its open buffer follows the file", nil
 }
 
@@ -225,14 +275,18 @@ func (e *editor) Delete(ctx context.Context, abs string, recursive bool) (string
 	if recursive {
 		op["options"] = map[string]any{"recursive": true}
 	}
-	res, err := e.applyEdit(ctx, "agentls: delete "+rel, map[string]any{"documentChanges": []any{op}})
+	res, err := e.applyEdit(ctx, "agentls: delete "+rel, map[string]any{"documentChanges": []any{op}}, func() {
+		e.f.WS.NotifyChanged(abs)
+	})
+	if errors.Is(err, errEditUnknown) {
+		return "", fmt.Errorf("the call ended before the editor answered the deletion of %s; it may still happen: list the folder again", rel)
+	}
 	if err != nil {
 		return "", err
 	}
 	if !res.Applied {
 		return "", fmt.Errorf("the editor refused to delete %s: %s", rel, res.FailureReason)
 	}
-	e.f.WS.NotifyChanged(abs)
 	return "deleted through the editor, which closed its buffer", nil
 }
 

@@ -1,11 +1,15 @@
 package lsp_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/lsptest"
@@ -133,17 +137,178 @@ func TestStaleEditRefused(t *testing.T) {
 	}
 }
 
-func TestEditTimesOutWithoutDidChange(t *testing.T) {
-	s := start(t, lsp.Options{ApplyEditTimeout: 1}, map[string]string{"a.txt": "alpha\n"})
+// An editor that never reports the edit it applied: the call does not wait
+// for it, and the next read sees the edit.
+func TestEditWithoutDidChange(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"a.txt": "alpha\n"})
 	s.Initialize(nil, nil, s.root)
 	a := s.path("a.txt")
 	s.Open(a, "alpha\n")
 	s.CallTool("read_file", map[string]any{"path": "a.txt"})
 	s.IgnoreEdits = true
 	r := s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "alpha", "new_string": "beta"})
-	if !r.IsError {
-		t.Fatalf("edit without a didChange: %+v", r)
+	if r.IsError {
+		t.Fatalf("edit without a didChange: %s", r.Content)
 	}
+	r = s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	mustContain(t, "read_file", r.Content, "beta")
+}
+
+// logSink collects the server's log and wakes waiters on every record.
+type logSink struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	changed chan struct{}
+}
+
+func newLogSink() *logSink { return &logSink{changed: make(chan struct{})} }
+
+func (l *logSink) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(p)
+	close(l.changed)
+	l.changed = make(chan struct{})
+	return len(p), nil
+}
+
+func (l *logSink) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// wait waits until the log holds want.
+func (l *logSink) wait(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.NewTimer(lsptest.Timeout)
+	defer deadline.Stop()
+	for {
+		l.mu.Lock()
+		has, ch := strings.Contains(l.buf.String(), want), l.changed
+		l.mu.Unlock()
+		if has {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			t.Fatalf("the log never said %q; it has:\n%s", want, l.String())
+		}
+	}
+}
+
+func (l *logSink) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// A lazy editor (eglot reports changes when Emacs is idle) answers
+// applyEdit at once and sends its didChange seconds later. Here the delay
+// is a channel the test releases: each call returns while the changes are
+// held, and the reads between see the edits.
+func TestEditLazyDidChange(t *testing.T) {
+	log := newLogSink()
+	s := start(t, lsp.Options{Logger: log.logger()}, map[string]string{"a.txt": "alpha 中文 😀 x\n"})
+	s.Initialize(nil, nil, s.root)
+	a := s.path("a.txt")
+	s.Open(a, "alpha 中文 😀 x\n")
+	s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	release := make(chan struct{})
+	s.HoldChanges = release
+
+	r := s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "x", "new_string": "y"})
+	if r.IsError {
+		t.Fatalf("edit_file with the didChange held: %s", r.Content)
+	}
+	r = s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	mustContain(t, "read_file before the editor reported the edit", r.Content, "alpha 中文 😀 y")
+	// A second edit builds on the first, at the version the editor has.
+	r = s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "alpha", "new_string": "omega"})
+	if r.IsError {
+		t.Fatalf("second edit with the didChange held: %s", r.Content)
+	}
+	if got := s.disk("a.txt"); got != "omega 中文 😀 y\n" {
+		t.Errorf("disk = %q: the clean buffer is saved after the edit", got)
+	}
+
+	close(release)
+	s.FlushHeld()
+	s.Sync()
+	r = s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	mustContain(t, "read_file after the editor reported the edits", r.Content, "omega 中文 😀 y")
+	if strings.Contains(log.String(), "differs") {
+		t.Errorf("a mismatch was logged for edits the editor applied as sent:\n%s", log)
+	}
+	// The buffer is at the editor's version: the user's next change and
+	// the agent's next edit agree with the editor.
+	s.Edit(a, lsptest.TextEdit{Range: rng(0, 0, 0, 0), NewText: "> "})
+	s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	r = s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "omega", "new_string": "psi"})
+	if r.IsError {
+		t.Fatalf("edit after the reconciliation: %s", r.Content)
+	}
+	if text, _, _ := s.Text(a); text != "> psi 中文 😀 y\n" {
+		t.Errorf("editor buffer = %q", text)
+	}
+}
+
+// The editor applied the edit differently from what was sent (lsp-mode 8.0
+// counts columns in characters): its report wins, and the mismatch is
+// logged.
+func TestEditMismatchTakesEditorText(t *testing.T) {
+	log := newLogSink()
+	s := start(t, lsp.Options{Logger: log.logger()}, map[string]string{"a.txt": "😀 alpha\n"})
+	s.Initialize(nil, nil, s.root)
+	a := s.path("a.txt")
+	s.Open(a, "😀 alpha\n")
+	s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	release := make(chan struct{})
+	s.HoldChanges = release
+	s.Misapply = func(ed lsptest.TextEdit) lsptest.TextEdit {
+		ed.Range.Start.Character--
+		ed.Range.End.Character--
+		return ed
+	}
+	r := s.CallTool("edit_file", map[string]any{"path": "a.txt", "old_string": "alpha", "new_string": "beta"})
+	if r.IsError {
+		t.Fatalf("edit_file: %s", r.Content)
+	}
+	close(release)
+	s.FlushHeld()
+	s.Sync()
+	want, _, _ := s.Text(a)
+	if want == "😀 beta\n" {
+		t.Fatalf("the test's editor applied the edit as sent")
+	}
+	r = s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	mustContain(t, "read_file", r.Content, strings.TrimSuffix(want, "\n"))
+	mustContain(t, "log", log.String(), "differs from the edit it applied")
+}
+
+// The call is cancelled while the editor holds the edit; the editor then
+// applies it. The log says that it is in the buffer, and reads see it.
+func TestEditAppliedAfterCallEnded(t *testing.T) {
+	log := newLogSink()
+	s := start(t, lsp.Options{Logger: log.logger()}, map[string]string{"a.txt": "alpha\n"})
+	s.Initialize(nil, nil, s.root)
+	a := s.path("a.txt")
+	s.Open(a, "alpha\n")
+	s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	release := make(chan struct{})
+	s.HoldAnswers = release
+	s.HoldChanges = release
+	wait := s.Start("41", "workspace/executeCommand", map[string]any{"command": "agentls.callTool", "arguments": []any{
+		map[string]any{"name": "edit_file", "arguments": map[string]any{"path": "a.txt", "old_string": "alpha", "new_string": "beta"}},
+	}}, nil)
+	s.WaitFor("the applyEdit", func() bool { return len(s.Received("workspace/applyEdit")) == 1 })
+	s.Notify("$/cancelRequest", map[string]any{"id": 41})
+	if err := wait(); code(err) != -32800 {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	close(release)
+	log.wait(t, "it is in the buffer")
+	r := s.CallTool("read_file", map[string]any{"path": "a.txt"})
+	mustContain(t, "read_file", r.Content, "beta")
 }
 
 func TestClosedFileEditedOnDisk(t *testing.T) {

@@ -793,7 +793,16 @@ func (e *editor) applyWorkspaceEdit(ctx context.Context, label string, raw json.
 		if c.documentChanges {
 			edit = map[string]any{"documentChanges": docChanges}
 		}
-		ar, err := e.applyEdit(ctx, label, edit)
+		// The overlays take the edits as soon as the editor accepts them:
+		// no call waits for its didChange.
+		ar, err := e.applyEdit(ctx, label, edit, func() {
+			for _, be := range inBuffers {
+				e.s.applied(be.doc.uri, be.buf.Version, be.buf.Version+1, be.after, nil)
+			}
+		})
+		if errors.Is(err, errEditUnknown) {
+			return res, fmt.Errorf("the call ended before the editor answered the edit; it may still land in its buffers: read the files again before editing them")
+		}
 		if err != nil {
 			return res, err
 		}
@@ -803,13 +812,8 @@ func (e *editor) applyWorkspaceEdit(ctx context.Context, label string, raw json.
 		st := e.f.currentSettings()
 		for _, be := range inBuffers {
 			v := be.buf.Version + 1
-			wctx, cancel := context.WithTimeout(ctx, e.s.opts.ApplyEditTimeout)
-			werr := e.f.WS.WaitVersion(wctx, be.fe.abs, v)
-			cancel()
 			fc := workspace.FileChange{Abs: be.fe.abs, Edits: len(be.fe.edits), Before: normalize(be.buf.Text), After: normalize(be.after), InBuffer: true}
-			if werr != nil {
-				res.Note = joinNote(res.Note, fmt.Sprintf("the editor applied the edit of %s but has not reported the new buffer yet; read it again before editing it", e.f.WS.Rel(be.fe.abs)))
-			} else if !be.buf.Dirty && c.saveDocument && st.SaveAfterEdit {
+			if !be.buf.Dirty && c.saveDocument && st.SaveAfterEdit {
 				if saved, err := e.save(ctx, be.doc.uri); err == nil && saved {
 					fc.Saved = true
 				}

@@ -30,7 +30,7 @@ type Options struct {
 	MaxConcurrent int // requests running at once; default 32
 
 	// Timeouts; zero means the default in parentheses.
-	ApplyEditTimeout time.Duration // workspace/applyEdit answer and the didChange that follows (10s)
+	ApplyEditTimeout time.Duration // the answers to workspace/applyEdit and agentls/saveDocument (10s)
 	AskTimeout       time.Duration // an approval prompt (60s)
 	ProgressDelay    time.Duration // a call without a token gets server-created progress after (1s)
 	ShutdownWait     time.Duration // shutdown waits this long for running requests, then cancels them (5s)
@@ -101,6 +101,10 @@ type Server struct {
 
 	methods  map[string]MethodFunc
 	commands map[string]CommandFunc
+
+	// docMu serialises the changes of documents and their overlays: the
+	// read loop's text synchronisation and edits the client applied.
+	docMu sync.Mutex
 
 	mu       sync.Mutex
 	state    lifecycle

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // document is an open editor buffer. Its text is the client's text as it
@@ -12,8 +14,26 @@ type document struct {
 	uri     string
 	path    string    // "" when the URI is not a file; symlinks resolved when that puts it in a folder
 	folders []*Folder // every folder containing it (nested folders share the buffer)
-	version int32
+	version int32     // the client's last reported version
+	text    string    // the client's last reported text: the base of its incremental changes
+	// pending is an edit the client accepted (workspace/applyEdit answered
+	// applied:true) but has not reported with didChange yet. The overlay
+	// holds its text; the client's next report replaces it.
+	pending *pendingEdit
+}
+
+type pendingEdit struct {
+	version int32 // the version the client's buffer has after the edit
 	text    string
+}
+
+// current is the document as the client's buffer has it: the pending
+// edit, else the last report. The caller holds s.mu.
+func (d *document) current() (int32, string) {
+	if d.pending != nil {
+		return d.pending.version, d.pending.text
+	}
+	return d.version, d.text
 }
 
 type versionedDoc struct {
@@ -33,6 +53,8 @@ func (s *Server) didOpen(raw json.RawMessage) {
 		s.log.Info("bad didOpen", "err", err)
 		return
 	}
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
 	td := p.TextDocument
 	d := &document{uri: td.URI, version: td.Version, text: td.Text}
 	if path, ok := uriToPath(td.URI); ok {
@@ -65,6 +87,8 @@ func (s *Server) didChange(raw json.RawMessage) {
 		s.log.Info("bad didChange", "err", err)
 		return
 	}
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
 	s.mu.Lock()
 	d, ok := s.docs[p.TextDocument.URI]
 	enc := s.client.enc
@@ -77,13 +101,66 @@ func (s *Server) didChange(raw json.RawMessage) {
 	// without the lock here is safe; writers below take it for readers on
 	// other goroutines.
 	text, edits := applyChangeEdits(d.text, p.ContentChanges, enc)
+	v := p.TextDocument.Version
 	s.mu.Lock()
-	d.text, d.version = text, p.TextDocument.Version
+	d.text, d.version = text, v
+	pend := d.pending
+	if pend != nil && v >= pend.version {
+		d.pending = nil
+	}
+	folders := d.folders
+	s.mu.Unlock()
+	if pend != nil {
+		switch {
+		case v < pend.version:
+			// An earlier state of the client (it reports an edit it made
+			// before the pending one): the overlay keeps the applied edit.
+			return
+		case v == pend.version && text == pend.text:
+			return // the overlay has this text already
+		case v == pend.version:
+			s.log.Warn("the editor's buffer differs from the edit it applied; taking the editor's text",
+				"uri", d.uri, "version", v, "want_len", len(pend.text), "got_len", len(text))
+		default:
+			s.log.Debug("the editor reported a newer buffer than the edit it applied", "uri", d.uri, "version", v, "applied_version", pend.version)
+		}
+		// The client's changes were made against its last report, not
+		// the overlay's text: the overlay takes the whole text.
+		edits = nil
+	}
+	for _, f := range folders {
+		f.WS.ChangeEdits(d.path, v, text, edits)
+	}
+}
+
+// applied records an edit the client accepted (workspace/applyEdit
+// answered applied:true) at once: the document's buffer and the overlays
+// take text at version, so that no tool waits for a client that reports
+// its buffer late (eglot sends didChange only when Emacs is idle). The
+// client's next didChange reconciles: its text wins. Nothing changes when
+// the buffer is no longer at base, the version the edit was made against
+// (the client reported the edit, or more, already); ok says whether the
+// edit was recorded. edits turn the text at base into text (nil: unknown).
+func (s *Server) applied(uri string, base, version int32, text string, edits []workspace.Edit) (ok bool) {
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	s.mu.Lock()
+	d, open := s.docs[uri]
+	if !open {
+		s.mu.Unlock()
+		return false
+	}
+	if cur, _ := d.current(); cur != base {
+		s.mu.Unlock()
+		return false
+	}
+	d.pending = &pendingEdit{version: version, text: text}
 	folders := d.folders
 	s.mu.Unlock()
 	for _, f := range folders {
-		f.WS.ChangeEdits(d.path, p.TextDocument.Version, text, edits)
+		f.WS.ChangeEdits(d.path, version, text, edits)
 	}
+	return true
 }
 
 func (s *Server) didSave(raw json.RawMessage) {
@@ -94,6 +171,8 @@ func (s *Server) didSave(raw json.RawMessage) {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return
 	}
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
 	s.mu.Lock()
 	d, ok := s.docs[p.TextDocument.URI]
 	var folders []*Folder
@@ -113,6 +192,8 @@ func (s *Server) didClose(raw json.RawMessage) {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return
 	}
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
 	s.mu.Lock()
 	d, ok := s.docs[p.TextDocument.URI]
 	delete(s.docs, p.TextDocument.URI)
@@ -187,6 +268,13 @@ type Document struct {
 	Folders []*Folder // the folders containing it, in the order they were added
 }
 
+// public is d as navigation sees it: the client's buffer, a pending edit
+// included. The caller holds s.mu.
+func (d *document) public() Document {
+	v, text := d.current()
+	return Document{URI: d.uri, Path: d.path, Version: v, Text: text, Folders: slices.Clone(d.folders)}
+}
+
 // Document returns the open buffer of uri.
 func (s *Server) Document(uri string) (Document, bool) {
 	s.mu.Lock()
@@ -195,7 +283,7 @@ func (s *Server) Document(uri string) (Document, bool) {
 	if !ok {
 		return Document{}, false
 	}
-	return Document{URI: d.uri, Path: d.path, Version: d.version, Text: d.text, Folders: slices.Clone(d.folders)}, true
+	return d.public(), true
 }
 
 // DocumentAt returns the open buffer of an absolute path, whatever the
@@ -207,7 +295,7 @@ func (s *Server) DocumentAt(path string) (Document, bool) {
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
 		if d.path == path {
-			return Document{URI: d.uri, Path: d.path, Version: d.version, Text: d.text, Folders: slices.Clone(d.folders)}, true
+			return d.public(), true
 		}
 	}
 	return Document{}, false

@@ -58,6 +58,20 @@ type Editor struct {
 	// A handler runs on its own goroutine and may block. A *wire.Error it
 	// returns is sent as is.
 	Requests map[string]func(params json.RawMessage) (any, error)
+	// HoldChanges answers applyEdit at once and sends the didChange of the
+	// applied edit only when the channel is closed, as a lazy editor does
+	// (eglot reports changes when Emacs is idle). Held changes keep their
+	// order.
+	HoldChanges <-chan struct{}
+	// HoldAnswers delays the handling of applyEdit (and so its answer)
+	// until the channel is closed.
+	HoldAnswers <-chan struct{}
+	// Misapply, when set, changes each edit of an applyEdit before the
+	// editor applies it (an editor that counts columns its own way).
+	Misapply func(TextEdit) TextEdit
+
+	heldMu sync.Mutex // held in order while sending held changes
+	held   []func()
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every received message
@@ -451,6 +465,16 @@ func (e *Editor) handle(m *wire.Message) {
 	}
 	switch m.Method {
 	case "workspace/applyEdit":
+		if hold := e.HoldAnswers; hold != nil {
+			go func() {
+				select {
+				case <-hold:
+					e.applyEdit(m)
+				case <-e.conn.Done():
+				}
+			}()
+			return
+		}
 		e.applyEdit(m)
 	case "agentls/saveDocument":
 		var p struct {
@@ -603,6 +627,9 @@ func (e *Editor) applyEdit(m *wire.Message) {
 		slices.SortStableFunc(edits, func(a, b TextEdit) int { return cmpPos(b.Range.Start, a.Range.Start) })
 		var contentChanges []any
 		for _, ed := range edits {
+			if e.Misapply != nil {
+				ed = e.Misapply(ed)
+			}
 			d.text = ApplyEdit(d.text, ed, e.utf8)
 			contentChanges = append(contentChanges, map[string]any{"range": ed.Range, "text": ed.NewText})
 		}
@@ -622,6 +649,20 @@ func (e *Editor) applyEdit(m *wire.Message) {
 			return
 		}
 	}
+	if hold := e.HoldChanges; hold != nil {
+		e.heldMu.Lock()
+		e.held = append(e.held, notes...)
+		e.heldMu.Unlock()
+		e.conn.Reply(m.ID, map[string]any{"applied": true}, nil)
+		go func() {
+			select {
+			case <-hold:
+				e.flushHeld()
+			case <-e.conn.Done():
+			}
+		}()
+		return
+	}
 	if e.ReplyBeforeChange {
 		e.conn.Reply(m.ID, map[string]any{"applied": true}, nil)
 	}
@@ -633,6 +674,21 @@ func (e *Editor) applyEdit(m *wire.Message) {
 	if !e.ReplyBeforeChange {
 		e.conn.Reply(m.ID, map[string]any{"applied": true}, nil)
 	}
+}
+
+// FlushHeld sends the held changes now, oldest first; when it returns,
+// every change held so far is sent (a test calls it after closing
+// HoldChanges, before Sync).
+func (e *Editor) FlushHeld() { e.flushHeld() }
+
+// flushHeld sends the held changes, oldest first.
+func (e *Editor) flushHeld() {
+	e.heldMu.Lock()
+	defer e.heldMu.Unlock()
+	for _, n := range e.held {
+		n()
+	}
+	e.held = nil
 }
 
 func cmpPos(a, b Position) int {
