@@ -368,10 +368,14 @@ local function avante_driver(dir)
     end
   end
 
-  --- Runs one response through llm._stream; returns the history it produced.
-  local function stream(s)
+  d.can_stop = true
+  d.stops = {} -- why each turn's tool loop stopped
+
+  --- Runs one response through llm._stream; returns the history it produced. stop_when() true:
+  --- the user cancels (llm.cancel_inflight_request, what avante's sidebar does).
+  local function stream(s, stop_when)
     local history = {}
-    local stopped = false
+    local stopped, stopping = false, false
     script = s
     LLM._stream({
       provider = require('avante.providers').openai,
@@ -397,11 +401,16 @@ local function avante_driver(dir)
       on_chunk = function() end,
       on_state_change = function() end,
       on_tool_log = function() end,
-      on_stop = function()
+      on_stop = function(o)
         stopped = true
+        d.stops[#d.stops + 1] = o and o.reason
       end,
     })
     wait_for('avante to finish the turn', function()
+      if stop_when and not stopping and not stopped and stop_when() then
+        stopping = true
+        LLM.cancel_inflight_request()
+      end
       if sidebar.permission_handler then
         local handler = sidebar.permission_handler
         local choice = decide(sidebar.agentls_tool)
@@ -412,7 +421,7 @@ local function avante_driver(dir)
     return history
   end
 
-  function d.turn(calls, dec)
+  function d.turn(calls, dec, stop_when)
     decide = function()
       -- the confirmation does not name the tool: one prompt per turn in this scenario
       return dec(d.asking)
@@ -428,7 +437,7 @@ local function avante_driver(dir)
         d.asking = c.name
       end
     end
-    local history = stream({ uses = uses })
+    local history = stream({ uses = uses }, stop_when)
     local answers = {}
     for _, m in ipairs(history) do
       local content = m.message and m.message.content

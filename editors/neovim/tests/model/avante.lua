@@ -9,7 +9,13 @@
 --                        a non-string result is JSON-encoded)
 --   llm_tools/helpers.lua confirm(message, cb(ok, reason), opts, session_ctx, tool_name):
 --                        session_ctx.always_yes and behaviour.auto_approve_tool_permissions
---                        (true or a list of names) approve without asking
+--                        (true or a list of names) approve without asking; is_cancelled and
+--                        CANCEL_TOKEN
+--   cancel               llm.cancel_inflight_request sets helpers.is_cancelled and fires User
+--                        AvanteLLMEscape; process_tool_use's 100 ms timer then answers a running
+--                        tool with the cancel token (once, resetting the flag), and so does the
+--                        on_complete it hands the tool if the flag is still set; the tool loop
+--                        stops on the cancel token (reason "cancelled") without a tool result
 --   llm.lua              the tool loop of _stream: a tool use still "generating" goes to the tool
 --                        (with streaming = true and a no-op on_complete) only when its name is an
 --                        edit tool's (str_replace, edit_file, ...) or the tool has
@@ -28,6 +34,8 @@ M.builtin_names = { 'bash', 'delete_file', 'edit_file', 'glob', 'grep', 'ls', 'r
 ---@param user fun(message: string, tool_name: string?): boolean, string?
 function M.helpers(behaviour, user)
   return {
+    is_cancelled = false,
+    CANCEL_TOKEN = '__CANCELLED__',
     confirm = function(message, callback, _, session_ctx, tool_name)
       callback = vim.schedule_wrap(callback)
       if session_ctx and session_ctx.always_yes then
@@ -103,9 +111,22 @@ local function is_edit_tool_use(use)
   return use.name == 'str_replace' or use.name == 'edit_file' or (editor and use.input.command == 'str_replace')
 end
 
+--- The user's cancel (llm.cancel_inflight_request).
+function M.cancel(helpers)
+  helpers.is_cancelled = true
+  vim.api.nvim_exec_autocmds('User', { pattern = 'AvanteLLMEscape' })
+end
+
 --- process_tool_use: returns (result, err) when the tool answered at once, else nothing (then
---- on_complete gets it).
+--- on_complete gets it). opts.helpers is the helpers module (for the cancel flag).
 function M.process_tool_use(tools, use, opts)
+  local helpers = opts.helpers or { is_cancelled = false }
+  if helpers.is_cancelled then
+    if opts.on_complete then
+      return opts.on_complete(nil, helpers.CANCEL_TOKEN)
+    end
+    return nil, helpers.CANCEL_TOKEN
+  end
   local tool
   for _, t in ipairs(tools) do
     if t.name == use.name then
@@ -115,7 +136,23 @@ function M.process_tool_use(tools, use, opts)
   if not tool then
     return nil, 'This tool is not provided: ' .. vim.inspect(use.name)
   end
+  local timer
+  if opts.on_complete then
+    timer = vim.uv.new_timer()
+    timer:start(100, 100, vim.schedule_wrap(function()
+      if helpers.is_cancelled and not timer:is_closing() then
+        timer:stop()
+        timer:close()
+        helpers.is_cancelled = false
+        opts.on_complete(nil, helpers.CANCEL_TOKEN)
+      end
+    end))
+  end
   local function handle(result, err)
+    if timer and not timer:is_closing() then
+      timer:stop()
+      timer:close()
+    end
     if type(result) ~= 'string' and result ~= nil then
       result = vim.json.encode(result)
     end
@@ -126,6 +163,13 @@ function M.process_tool_use(tools, use, opts)
     on_log = function() end,
     set_store = function() end,
     on_complete = function(r, e)
+      if helpers.is_cancelled then
+        helpers.is_cancelled = false
+        if opts.on_complete then
+          opts.on_complete(nil, helpers.CANCEL_TOKEN)
+        end
+        return
+      end
       if opts.on_complete then
         opts.on_complete(handle(r, e))
       end
@@ -140,13 +184,15 @@ function M.process_tool_use(tools, use, opts)
 end
 
 --- The _stream tool loop for one response: partial uses first (as the stream delivers them),
---- then every finished use in order. done(tool_results) when the last has answered.
+--- then every finished use in order. done(tool_results, stop_reason) when the last has answered
+--- ('tool_use': the next request would go out) or a cancel token came ('cancelled').
 ---@param tools table[]
 ---@param partials table[] {id, name, input} still generating
 ---@param uses table[] {id, name, input} finished
 ---@param session_ctx table
----@param done fun(results: table[])
-function M.stream(tools, partials, uses, session_ctx, done)
+---@param done fun(results: table[], reason: string)
+---@param helpers table? the helpers module (cancel flag and token)
+function M.stream(tools, partials, uses, session_ctx, done, helpers)
   for _, use in ipairs(partials) do
     local support_streaming = false
     for _, t in ipairs(tools) do
@@ -155,16 +201,24 @@ function M.stream(tools, partials, uses, session_ctx, done)
       end
     end
     if (is_edit_tool_use(use) or support_streaming) and type(use.input) == 'table' then
-      M.process_tool_use(tools, use, { session_ctx = session_ctx, streaming = true, on_complete = function() end })
+      M.process_tool_use(tools, use, {
+        session_ctx = session_ctx,
+        streaming = true,
+        on_complete = function() end,
+        helpers = helpers,
+      })
     end
   end
   local results = {}
   local function run(i)
     local use = uses[i]
     if not use then
-      return done(results)
+      return done(results, 'tool_use')
     end
     local function handle(result, err)
+      if helpers and err == helpers.CANCEL_TOKEN then
+        return done(results, 'cancelled')
+      end
       results[#results + 1] = {
         tool_use_id = use.id,
         content = err ~= nil and err or result,
@@ -173,7 +227,8 @@ function M.stream(tools, partials, uses, session_ctx, done)
       }
       run(i + 1)
     end
-    local result, err = M.process_tool_use(tools, use, { session_ctx = session_ctx, on_complete = handle })
+    local result, err =
+      M.process_tool_use(tools, use, { session_ctx = session_ctx, on_complete = handle, helpers = helpers })
     if result ~= nil or err ~= nil then
       handle(result, err)
     end

@@ -61,7 +61,7 @@ function M.codecompanion(version)
 end
 
 function M.avante()
-  local tools
+  local tools, helpers
   local user_decide
   local d = { name = 'avante model', kind = 'avante' }
   function d.setup(opts, _)
@@ -69,10 +69,11 @@ function M.avante()
     package.loaded['avante.llm_tools'] = { _tools = vim.tbl_map(function(n)
       return { name = n }
     end, av_model.builtin_names) }
-    package.loaded['avante.llm_tools.helpers'] = av_model.helpers(behaviour, function(_, tool_name)
+    helpers = av_model.helpers(behaviour, function(_, tool_name)
       local choice, reason = user_decide(tool_name)
       return choice == 'accept', reason
     end)
+    package.loaded['avante.llm_tools.helpers'] = helpers
     local ok, err = pcall(function()
       tools = av_model.get_tools(function()
         return require('agentls.adapters.avante').tools(opts)
@@ -101,7 +102,9 @@ function M.avante()
       seen[n] = true
     end
   end
-  function d.turn(calls, decide)
+  d.can_stop = true
+  d.stops = {} -- why each turn's tool loop stopped
+  function d.turn(calls, decide, stop_when)
     user_decide = decide
     local uses = vim.tbl_map(function(c)
       local input = c.arguments
@@ -110,11 +113,16 @@ function M.avante()
       end
       return { id = c.id, name = c.name, input = input }
     end, calls)
-    local results
-    av_model.stream(tools, {}, uses, {}, function(r)
-      results = r
-    end)
+    local results, stopping
+    av_model.stream(tools, {}, uses, {}, function(r, reason)
+      results = results or r
+      d.stops[#d.stops + 1] = reason
+    end, helpers)
     wait('the tools to finish', function()
+      if stop_when and not stopping and not results and stop_when() then
+        stopping = true
+        av_model.cancel(helpers)
+      end
       return results ~= nil
     end)
     return vim.tbl_map(function(r)

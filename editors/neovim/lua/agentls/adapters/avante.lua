@@ -9,8 +9,9 @@
 -- (avante marks it declined). A call made while the model is still streaming its input
 -- (opts.streaming) runs nothing: only the final input does. Tools that are not read-only ask
 -- through avante's own confirmation (llm_tools.helpers.confirm, which honours
--- behaviour.auto_approve_tool_permissions) unless opted out. The older signature
--- func(input, on_log, on_complete) works too.
+-- behaviour.auto_approve_tool_permissions) unless opted out. When the user cancels (avante
+-- answers the call with its cancel token) the agentls call is cancelled and answers nothing. The
+-- older signature func(input, on_log, on_complete) works too.
 --
 --   require('avante').setup({
 --     custom_tools = function() return require('agentls.adapters.avante').tools() end,
@@ -20,6 +21,9 @@ local agentls = require('agentls')
 local shared = require('agentls.adapters')
 
 local M = {}
+
+--- The User autocommand avante fires when the user cancels (llm.lua CANCEL_PATTERN).
+M.cancel_pattern = 'AvanteLLMEscape'
 
 ---@param schema table
 ---@return string
@@ -150,9 +154,26 @@ function M.tool(tool, opts)
         return answer(agentls.call_sync(tool.name, args, nil, call_opts))
       end
       local function go()
-        agentls.call(tool.name, args, function(result, err)
-          on_complete(answer(result, err))
+        local cancelled, au = false, nil
+        local handle = agentls.call(tool.name, args, function(result, err)
+          if au then
+            pcall(vim.api.nvim_del_autocmd, au)
+          end
+          if not cancelled then
+            on_complete(answer(result, err))
+          end
         end, call_opts)
+        -- avante's cancel (llm.cancel_inflight_request) answers the call itself, with its cancel
+        -- token: stop the agentls call and answer nothing more, or avante would take a late
+        -- result for a new one and send the next request after all
+        au = vim.api.nvim_create_autocmd('User', {
+          pattern = M.cancel_pattern,
+          once = true,
+          callback = function()
+            cancelled = true
+            handle.cancel()
+          end,
+        })
       end
       if not approval then
         go()
