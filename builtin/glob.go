@@ -109,6 +109,9 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 			}
 			return nil
 		}
+		if e.Mode&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0 {
+			return nil // not a file a tool can read or edit
+		}
 		if doublestar.MatchUnvalidated(rest, r) {
 			matches = append(matches, match{e.Rel, e.ModTime.UnixNano()})
 		}

@@ -134,6 +134,10 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		}
 	}
 	st, statErr := os.Stat(abs)
+	if statErr == nil && !st.IsDir() && !st.Mode().IsRegular() && buffers[abs] == nil {
+		// A FIFO named on purpose gets an answer; one met by a walk is passed over.
+		return nil, workspace.NotRegularError{Path: rel, Mode: st.Mode()}
+	}
 	if statErr == nil && !st.IsDir() || statErr != nil && buffers[abs] != nil {
 		// One file: searched whatever the filters and ignore rules say, as rg does.
 		f := textsearch.File{Abs: abs, Rel: rel}

@@ -72,6 +72,8 @@ func (d DiskEditor) Write(ctx context.Context, req WriteRequest) (WriteResult, e
 	switch {
 	case err == nil && st.IsDir():
 		return WriteResult{}, fmt.Errorf("%s is a directory; cannot write text to it", rel)
+	case err == nil && !st.Mode().IsRegular():
+		return WriteResult{}, NotRegularError{Path: rel, Mode: st.Mode()}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return WriteResult{}, fmt.Errorf("write %s: %w", rel, err)
 	case err != nil && !req.Create:

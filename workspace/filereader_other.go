@@ -28,7 +28,7 @@ func (d *FileReader) ReadAt(root, rel string, size int64, buf []byte) ([]byte, e
 	if err != nil {
 		return buf, err
 	}
-	file, err := r.Open(filepath.FromSlash(rel))
+	file, err := r.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|oNonBlock, 0)
 	if err != nil {
 		return buf, err
 	}
@@ -47,7 +47,7 @@ func (d *FileReader) Read(root, rel string, maxSize int64, buf []byte) ([]byte, 
 	if err != nil {
 		return buf, 0, err
 	}
-	file, err := r.Open(filepath.FromSlash(rel))
+	file, err := r.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|oNonBlock, 0)
 	if err != nil {
 		return buf, 0, err
 	}
@@ -57,7 +57,7 @@ func (d *FileReader) Read(root, rel string, maxSize int64, buf []byte) ([]byte, 
 		return buf, 0, err
 	}
 	if !st.Mode().IsRegular() {
-		return buf, 0, fmt.Errorf("%s is not a regular file", rel)
+		return buf, 0, NotRegularError{Path: rel, Mode: st.Mode()}
 	}
 	if maxSize > 0 && st.Size() > maxSize {
 		return buf, 0, fmt.Errorf("%s is %s, over the %s limit: %w", rel, humanSize(st.Size()), humanSize(maxSize), ErrTooLarge)

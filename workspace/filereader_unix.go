@@ -5,6 +5,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync/atomic"
 
@@ -71,7 +72,7 @@ func (d *FileReader) Read(root, rel string, maxSize int64, buf []byte) (data []b
 		return buf, 0, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf, 0, fmt.Errorf("%s is not a regular file", rel)
+		return buf, 0, NotRegularError{Path: rel, Mode: modeOfStat(st.Mode)}
 	}
 	if maxSize > 0 && st.Size > maxSize {
 		return buf, 0, fmt.Errorf("%s is %s, over the %s limit: %w", rel, humanSize(st.Size), humanSize(maxSize), ErrTooLarge)
@@ -261,4 +262,24 @@ func readFD(fd int, size int64, buf []byte) ([]byte, error) {
 		}
 		buf = buf[:len(buf)+n]
 	}
+}
+
+// modeOfStat is the fs.FileMode type bits of a stat mode (enough to name
+// the kind of a file that is not regular).
+func modeOfStat(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	}
+	return 0
 }

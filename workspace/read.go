@@ -102,6 +102,10 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 		return nil, fmt.Errorf("%s does not exist: %w", rel, ErrNotExist)
 	case errors.Is(err, errIsDir):
 		return nil, fmt.Errorf("%s is a directory, not a file; list it with ls", rel)
+	case errors.As(err, new(NotRegularError)):
+		var nr NotRegularError
+		errors.As(err, &nr)
+		return nil, NotRegularError{Path: rel, Mode: nr.Mode}
 	case errors.Is(err, ErrTooLarge):
 		size := "too large"
 		if st, err := os.Stat(abs); err == nil {

@@ -62,7 +62,7 @@ func (d Disk) Read(abs string, maxSize int64) (Content, error) {
 	if d.Root != "" {
 		f, err = d.openBeneath(abs)
 	} else {
-		flags := os.O_RDONLY
+		flags := os.O_RDONLY | oNonBlock
 		if d.NoFollow {
 			flags |= oNoFollow
 		}
@@ -72,6 +72,12 @@ func (d Disk) Read(abs string, maxSize int64) (Content, error) {
 		if d.NoFollow && !errors.Is(err, fs.ErrNotExist) {
 			if st, lerr := os.Lstat(abs); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 				return Content{}, fmt.Errorf("%s is a symlink; it is not followed", abs)
+			}
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			// A socket cannot be opened at all (ENXIO): say what it is.
+			if st, serr := os.Stat(abs); serr == nil && !st.Mode().IsRegular() && !st.IsDir() {
+				return Content{}, NotRegularError{Path: abs, Mode: st.Mode()}
 			}
 		}
 		return Content{}, err
@@ -85,7 +91,7 @@ func (d Disk) Read(abs string, maxSize int64) (Content, error) {
 	case st.IsDir():
 		return Content{}, fmt.Errorf("%s: %w", abs, errIsDir)
 	case !st.Mode().IsRegular():
-		return Content{}, fmt.Errorf("%s is not a regular file (%s)", abs, st.Mode().Type())
+		return Content{}, NotRegularError{Path: abs, Mode: st.Mode()}
 	case maxSize > 0 && st.Size() > maxSize:
 		return Content{}, fmt.Errorf("%s is %s, over the %s limit: %w", abs, humanSize(st.Size()), humanSize(maxSize), ErrTooLarge)
 	}
@@ -120,11 +126,47 @@ func (d Disk) openBeneath(abs string) (*os.File, error) {
 			return nil, fmt.Errorf("%s is a symlink; it is not followed", abs)
 		}
 	}
-	f, err := root.Open(rel)
+	// Non-blocking: opening a FIFO for reading would otherwise wait for a
+	// writer forever. Read checks the type before reading a byte.
+	f, err := root.OpenFile(rel, os.O_RDONLY|oNonBlock, 0)
 	if err != nil {
 		return nil, rootError(abs, err)
 	}
 	return f, nil
+}
+
+// NotRegularError is the error for a path that is a named pipe, socket or
+// device: no tool reads or writes one (a read of a FIFO would wait for a
+// writer forever). Path is as the caller named the file.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file", e.Path, FileKind(e.Mode))
+}
+
+// FileKind names the type of a file the way a message to the model does:
+// "a named pipe", "a socket", "a character device".
+func FileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m.IsDir():
+		return "a directory"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "a special file"
 }
 
 // Readlink returns the target of the symlink abs (inside the root, as Walk
