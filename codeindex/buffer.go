@@ -5,6 +5,8 @@ import (
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // UpdateBuffer sets the text of an open editor file (path absolute or
@@ -14,6 +16,18 @@ import (
 // then its definitions replace the file's in the index. Files of
 // languages not indexed are ignored.
 func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
+	return ix.updateBuffer(path, workspace.Buffer{Version: version, Text: text}, nil, false, true)
+}
+
+// updateBuffer is UpdateBuffer with the change as edits when known (see
+// workspace.EditsSince). With exact false a tree with syntax errors is
+// kept as the incremental parse left it and the buffer marked stale:
+// error recovery may take another path in an incremental parse than in a
+// fresh one, and the definitions a query reads must be those of a fresh
+// parse, so settle parses a stale buffer afresh before a query, once,
+// rather than on every keystroke.
+func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspace.Edit, known, exact bool) error {
+	version, text := wb.Version, wb.Text
 	rel, _ := ix.paths(path)
 	l := LanguageFor(rel)
 	if rel == "" || l == nil || ix.ws.Denied(rel) {
@@ -25,7 +39,7 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 		return ix.ctx.Err()
 	}
 	b := ix.buffers[rel]
-	if b != nil && b.version == version && string(b.src) == text {
+	if b != nil && b.version == version && b.opening == wb.Opening && string(b.src) == text {
 		return nil
 	}
 	if ix.bufx == nil {
@@ -36,23 +50,29 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	var old ctree
 	var edit sitter.EditInput
 	if b != nil {
-		edit = diffEdit(b.src, src)
+		if known {
+			edit = composeEdit(b.src, src, edits)
+		} else {
+			edit = diffEdit(b.src, src)
+		}
 		b.tree.edit(edit)
 		old = b.tree
 	}
 	tree, err := ix.bufx.parseTree(l, src, old)
 	var syms []def
 	var ids []uintptr
+	stale := false
 	if b != nil {
 		switch {
 		case err != nil:
-		case tree.hasError():
-			// Error recovery may take another path in an incremental parse
-			// than in a fresh one; the definitions of a buffer must be those
-			// of a fresh parse of its text, so a tree with errors is parsed
-			// afresh.
+		case tree.hasError() && exact:
 			tree.close()
 			tree, err = ix.bufx.parseTree(l, src, ctree{})
+		case tree.hasError():
+			stale = true
+		case b.stale:
+			// The old tree came from an incremental parse with errors:
+			// its definitions are no base for the changed span's.
 		default:
 			var ok bool
 			if syms, ids, ok = ix.bufx.changedDefs(l, old, tree, src, edit, b.syms, b.ids); !ok {
@@ -68,13 +88,131 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 	if syms == nil {
 		syms = ix.bufx.treeDefs(l, tree.root(), src)
 	}
-	ix.buffers[rel] = &buffer{version: version, src: src, tree: tree, lang: l, syms: syms, ids: ids}
+	ix.putBufferLocked(rel, &buffer{opening: wb.Opening, version: version, src: src, tree: tree, lang: l, syms: syms, ids: ids, stale: stale})
+	return nil
+}
+
+// putBufferLocked installs b as the buffer of rel and its definitions as
+// the file's. The caller holds bufMu.
+func (ix *Index) putBufferLocked(rel string, b *buffer) {
+	ix.buffers[rel] = b
 	ix.mu.Lock()
 	delete(ix.skipped, rel)
-	ix.setFileLocked(rel, &fileEntry{rel: rel, lang: l, size: int64(len(src)), syms: syms, open: true})
+	ix.setFileLocked(rel, &fileEntry{rel: rel, lang: b.lang, size: int64(len(b.src)), syms: b.syms, open: true})
 	ix.mu.Unlock()
 	ix.notify(rel)
-	return nil
+}
+
+// Watch follows the workspace: every buffer change updates the index
+// (incrementally, from the change's edits), closing a buffer goes back to
+// the disk file, and writes made through the workspace re-read the file.
+// The work runs on a goroutine of the index, never in the goroutine that
+// changed the workspace (the LSP read loop): the change only queues the
+// path, and a path queued again before its turn is updated once, to the
+// latest version. Queries first wait for the changes queued before them
+// (settle).
+func (ix *Index) Watch() {
+	ix.pendMu.Lock()
+	ix.pending = map[string]struct{}{}
+	ix.pendMu.Unlock()
+	wake := make(chan struct{}, 1)
+	ix.unwatch = ix.ws.OnChange(func(abs string) {
+		if ix.ctx.Err() != nil {
+			return
+		}
+		ix.pendMu.Lock()
+		ix.pending[abs] = struct{}{}
+		ix.queued++
+		ix.pendMu.Unlock()
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	})
+	ix.wg.Add(1)
+	go func() {
+		defer ix.wg.Done()
+		defer func() {
+			ix.pendMu.Lock()
+			ix.applied = ix.queued // nothing more will be applied
+			ix.pendCond.Broadcast()
+			ix.pendMu.Unlock()
+		}()
+		for {
+			select {
+			case <-ix.ctx.Done():
+				return
+			case <-wake:
+			}
+			ix.pendMu.Lock()
+			batch, upTo := ix.pending, ix.queued
+			ix.pending = map[string]struct{}{}
+			ix.pendMu.Unlock()
+			for abs := range batch {
+				if ix.ctx.Err() != nil {
+					return
+				}
+				ix.follow(abs)
+			}
+			ix.pendMu.Lock()
+			ix.applied = upTo
+			ix.pendCond.Broadcast()
+			ix.pendMu.Unlock()
+		}
+	}()
+}
+
+// follow brings the index up to date with the workspace's view of abs.
+func (ix *Index) follow(abs string) {
+	b, ok := ix.ws.Buffer(abs)
+	if !ok {
+		ix.CloseBuffer(abs)
+		return
+	}
+	rel, _ := ix.paths(abs)
+	ix.bufMu.Lock()
+	ib := ix.buffers[rel]
+	var opening uint64
+	var since int32
+	if ib != nil {
+		opening, since = ib.opening, ib.version
+	}
+	ix.bufMu.Unlock()
+	var edits []workspace.Edit
+	known := false
+	if ib != nil {
+		if cur, e, ok := ix.ws.EditsSince(abs, opening, since); ok && cur.Version == b.Version && cur.Opening == b.Opening {
+			edits, known = e, len(e) > 0
+		}
+	}
+	ix.updateBuffer(abs, b, edits, known, false)
+}
+
+// settle waits until the workspace changes queued before it are in the
+// index, then parses afresh the buffers whose incremental parse had errors
+// (see updateBuffer), so that a query reads the definitions of a fresh
+// parse of every buffer's current text. It must not be called with bufMu
+// or mu held.
+func (ix *Index) settle() {
+	ix.pendMu.Lock()
+	for target := ix.queued; ix.applied < target; {
+		ix.pendCond.Wait()
+	}
+	ix.pendMu.Unlock()
+	ix.bufMu.Lock()
+	defer ix.bufMu.Unlock()
+	for rel, b := range ix.buffers {
+		if !b.stale || ix.ctx.Err() != nil {
+			continue
+		}
+		tree, err := ix.bufx.parseTree(b.lang, b.src, ctree{})
+		if err != nil {
+			continue
+		}
+		b.tree.close()
+		syms := ix.bufx.treeDefs(b.lang, tree.root(), b.src)
+		ix.putBufferLocked(rel, &buffer{opening: b.opening, version: b.version, src: b.src, tree: tree, lang: b.lang, syms: syms})
+	}
 }
 
 // CloseBuffer forgets the buffer of path and frees its tree at once; the
@@ -134,6 +272,41 @@ func diffEdit(old, new []byte) sitter.EditInput {
 	}
 }
 
+// composeEdit describes as one edit of old the edits that turned it into
+// new (each against the text the previous one left): the span from the
+// first byte any of them touched to the last, in both texts.
+func composeEdit(old, new []byte, edits []workspace.Edit) sitter.EditInput {
+	if len(edits) == 0 {
+		return diffEdit(old, new)
+	}
+	// [start, oldEnd) of old is [start, curEnd) of the text so far.
+	start, oldEnd, curEnd := edits[0].Start, edits[0].End, edits[0].Start+len(edits[0].New)
+	for _, e := range edits[1:] {
+		delta := curEnd - oldEnd
+		if e.Start < start {
+			start = e.Start
+		}
+		end := curEnd
+		if e.End > curEnd {
+			end = e.End
+			oldEnd = e.End - delta
+		}
+		curEnd = end + len(e.New) - (e.End - e.Start)
+	}
+	start = min(start, len(old), len(new))
+	oldEnd = min(max(oldEnd, start), len(old))
+	curEnd = min(max(curEnd, start), len(new))
+	sp := pointAt(old, 0, sitter.Point{}, start)
+	return sitter.EditInput{
+		StartIndex:  uint32(start),
+		OldEndIndex: uint32(oldEnd),
+		NewEndIndex: uint32(curEnd),
+		StartPoint:  sp,
+		OldEndPoint: pointAt(old, start, sp, oldEnd),
+		NewEndPoint: pointAt(new, start, sp, curEnd),
+	}
+}
+
 // pointAt returns the point of byte to, given the point at of byte from.
 func pointAt(b []byte, from int, at sitter.Point, to int) sitter.Point {
 	seg := b[from:to]
@@ -146,6 +319,8 @@ func pointAt(b []byte, from int, at sitter.Point, to int) sitter.Point {
 
 // buffer is an open editor file: its text and its full tree.
 type buffer struct {
+	opening uint64 // workspace.Buffer.Opening
+	stale   bool   // tree is an incremental parse with errors (see updateBuffer)
 	version int32
 	src     []byte
 	tree    ctree

@@ -33,8 +33,10 @@ func (ix *Index) FileChanged(path string) {
 // followDeny applies a change of the workspace's secrets deny list: the
 // entries of files now denied go at once, and a walk in the background
 // brings back files allowed again (unchanged files keep their entries).
-// Queries call it first; it costs an atomic load when nothing changed.
+// Queries call it first; it costs an atomic load when nothing changed. It
+// settles the workspace changes queued before it first.
 func (ix *Index) followDeny() {
+	ix.settle()
 	v := ix.ws.DenyVersion()
 	old := ix.denyVer.Load()
 	if v == old || !ix.denyVer.CompareAndSwap(old, v) {
@@ -105,13 +107,14 @@ func (ix *Index) fileChanged(rel, abs string) {
 		return
 	}
 	// indexFile drops a file over the size limit and marks it skipped
-	// (the reader refuses it before reading).
-	ix.bufMu.Lock()
-	if ix.bufx == nil {
-		ix.bufx = newExtractor()
+	// (the reader refuses it before reading). It keeps the entry of a
+	// buffer opened meanwhile (putDisk), so bufMu need not be held.
+	ix.diskMu.Lock()
+	if ix.diskx == nil {
+		ix.diskx = newExtractor()
 	}
-	ix.indexFile(ix.bufx, &job{rel: rel, lang: l}, nil, nil)
-	ix.bufMu.Unlock()
+	ix.indexFile(ix.diskx, &job{rel: rel, lang: l}, nil, nil)
+	ix.diskMu.Unlock()
 }
 
 // paths returns the relative and absolute forms of path, or "" when it is
@@ -129,20 +132,4 @@ func (ix *Index) paths(path string) (rel, abs string) {
 		return "", ""
 	}
 	return rel, filepath.Join(ix.ws.Root(), filepath.FromSlash(rel))
-}
-
-// Watch follows the workspace: every buffer change updates the index at
-// once (incrementally), closing a buffer goes back to the disk file, and
-// writes made through the workspace re-read the file.
-func (ix *Index) Watch() {
-	ix.unwatch = ix.ws.OnChange(func(abs string) {
-		if ix.ctx.Err() != nil {
-			return
-		}
-		if b, ok := ix.ws.Buffer(abs); ok {
-			ix.UpdateBuffer(abs, b.Version, b.Text)
-			return
-		}
-		ix.CloseBuffer(abs)
-	})
 }

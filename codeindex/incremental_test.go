@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -272,4 +273,119 @@ func validEdit(rng *rand.Rand, text string) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// TestWatchOffTheChanger: a workspace change returns at once while the
+// index is busy with its buffers (bufMu held here, as a long parse holds
+// it): Watch only queues the path. A query after the change waits for it
+// and sees it.
+func TestWatchOffTheChanger(t *testing.T) {
+	ix := emptyIndex(t)
+	ix.Watch()
+	abs := filepath.Join(ix.ws.Root(), "a.go")
+	ix.ws.Open(abs, 1, "package a\nfunc One() {}\n")
+	if got := ix.Definition("One", ""); len(got) != 1 {
+		t.Fatalf("after open: %v", got)
+	}
+	ix.bufMu.Lock()
+	done := make(chan struct{})
+	go func() {
+		ix.ws.ChangeEdits(abs, 2, "package a\nfunc Two() {}\n", []workspace.Edit{{Start: 15, End: 18, New: "Two"}})
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		ix.bufMu.Unlock()
+		t.Fatal("the workspace change waited for the index")
+	}
+	ix.bufMu.Unlock()
+	if got := ix.Definition("Two", ""); len(got) != 1 || len(ix.Definition("One", "")) != 0 {
+		t.Fatalf("a query after the change does not see it: Two %v", got)
+	}
+}
+
+// TestWatchSyntaxErrors: keystrokes that leave syntax errors reach the
+// index through the workspace as edits; the index keeps the incremental
+// tree (no fresh parse per keystroke, the buffer is stale) and a query
+// parses it afresh once, so what it reads is always a fresh parse's.
+func TestWatchSyntaxErrors(t *testing.T) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	edits := 40
+	if testing.Short() {
+		edits = 10
+	}
+	ix := emptyIndex(t)
+	x := newExtractor()
+	defer x.Close()
+	stale := 0
+	for fi, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := ar.Files[0]
+		l := LanguageFor(src.Name)
+		abs := filepath.Join(ix.ws.Root(), src.Name)
+		rng := rand.New(rand.NewPCG(uint64(fi), 7))
+		text := string(src.Data)
+		ix.ws.Open(abs, 0, text)
+		ix.follow(abs)
+		for i := range edits {
+			// One didChange of one to three edits; the index sees one
+			// change in three, as when it is busy while the user types.
+			var es []workspace.Edit
+			for range 1 + rng.IntN(3) {
+				next := randomEdit(rng, text)
+				es = append(es, oneEdit(text, next))
+				text = next
+			}
+			ix.ws.ChangeEdits(abs, int32(i+1), text, es)
+			if i%3 != 2 && i != edits-1 {
+				continue
+			}
+			ix.follow(abs) // what Watch's goroutine does
+			ix.bufMu.Lock()
+			b := ix.buffers[src.Name]
+			if b.stale {
+				stale++
+				if b.tree.hasError() == false {
+					t.Errorf("%s: a buffer without errors marked stale", src.Name)
+				}
+			}
+			ix.bufMu.Unlock()
+			got, _ := ix.Outline(src.Name)
+			tree, err := x.parse(context.Background(), l, []byte(text), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := x.definitions(l, tree, []byte(text), src.Name)
+			describe(l, []byte(text), want)
+			tree.Close()
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s, edit %d: incremental\n%s\nfresh\n%s\ntext:\n%s", src.Name, i, symLines(got), symLines(want), text)
+			}
+		}
+		ix.ws.Close(abs)
+		ix.follow(abs)
+	}
+	if stale == 0 {
+		t.Error("no keystroke left a stale buffer: the test does not test the lazy reparse")
+	}
+	if n := ix.OpenBuffers(); n != 0 {
+		t.Errorf("%d buffers left open", n)
+	}
+}
+
+// oneEdit is the change from a to b as one edit.
+func oneEdit(a, b string) workspace.Edit {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return workspace.Edit{Start: p, End: len(a) - s, New: b[p : len(b)-s]}
 }

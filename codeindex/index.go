@@ -84,9 +84,19 @@ type Index struct {
 	wg        sync.WaitGroup
 	unwatch   func()
 
-	bufMu   sync.Mutex // guards buffers and bufx; taken before mu
+	bufMu   sync.Mutex // guards buffers and bufx; taken before mu; never held across disk I/O
 	buffers map[string]*buffer
 	bufx    *extractor
+
+	diskMu sync.Mutex // guards diskx, the extractor of files changed on disk
+	diskx  *extractor
+
+	// Workspace changes waiting for Watch's goroutine (see settle).
+	pendMu   sync.Mutex
+	pendCond *sync.Cond // on pendMu: applied moved
+	pending  map[string]struct{}
+	queued   uint64 // changes queued
+	applied  uint64 // of them, those in the index
 
 	rank rankCache
 
@@ -152,6 +162,7 @@ func New(ws *workspace.Workspace, opts Options) *Index {
 		cancel:    cancel,
 		buffers:   make(map[string]*buffer),
 	}
+	ix.pendCond = sync.NewCond(&ix.pendMu)
 	ix.denyVer.Store(ws.DenyVersion()) // the build's walk leaves denied files out
 	return ix
 }
@@ -225,6 +236,12 @@ func (ix *Index) Close() error {
 		ix.bufx = nil
 	}
 	ix.bufMu.Unlock()
+	ix.diskMu.Lock()
+	if ix.diskx != nil {
+		ix.diskx.Close()
+		ix.diskx = nil
+	}
+	ix.diskMu.Unlock()
 	return nil
 }
 

@@ -601,6 +601,7 @@ func IdentAt(text string, off int) string {
 // NameAt returns the identifier at a position of a file (line 0-based, col
 // a byte offset), read from its buffer or the disk; "" when there is none.
 func (ix *Index) NameAt(p string, line, col int) string {
+	ix.settle()
 	rel, abs := ix.paths(p)
 	var src []byte
 	ix.bufMu.Lock()

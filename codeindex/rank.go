@@ -33,6 +33,7 @@ type rankCache struct {
 // what a ranking needs and costs one pass over the files; the result is
 // kept until the index changes.
 func (ix *Index) Ranked(ctx context.Context, path string) ([]Ranked, error) {
+	ix.followDeny()
 	all, err := ix.rankAll(ctx)
 	if err != nil {
 		return nil, err

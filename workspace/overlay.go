@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // A Buffer is the state of one file open in the editor.
 type Buffer struct {
 	Path    string // absolute, cleaned; the overlay key
 	Version int32  // the editor's document version
+	Opening uint64 // unique to this opening of the buffer (versions restart on a reopen)
 	Text    string // the full text exactly as the editor sent it
 	// Dirty: the buffer's text (line endings normalised) differs from the
 	// disk text last seen when the buffer was opened or saved.
@@ -64,8 +66,11 @@ func (w *Workspace) Open(path string, version int32, text string) {
 			o.diskText, o.format, o.onDisk = t, f, true
 		}
 	}
+	o.buf.Opening = openings.Add(1)
 	w.publish(path, func(old *overlay) *overlay { return o.with(version, text) })
 }
+
+var openings atomic.Uint64
 
 // Change replaces the text of an open buffer (textDocument/didChange; the
 // LSP side applies incremental changes and passes the full new text). A
@@ -118,16 +123,19 @@ func nextHist(hist []change, c change) []change {
 }
 
 // EditsSince returns the open buffer of path and the edits that turned its
-// text at version since into its text now: in order, each against the text
-// the previous one left; none when the buffer is still at since. ok is
-// false when the buffer is not open, is denied, or the edits are not known
-// (a change sent as whole text, or older than the history kept); compare
-// the texts then.
-func (w *Workspace) EditsSince(path string, since int32) (b Buffer, edits []Edit, ok bool) {
+// text at version since of the same opening into its text now: in order,
+// each against the text the previous one left; none when the buffer is
+// still at since. ok is false when the buffer is not open, is denied, was
+// opened anew, or the edits are not known (a change sent as whole text, or
+// older than the history kept); compare the texts then.
+func (w *Workspace) EditsSince(path string, opening uint64, since int32) (b Buffer, edits []Edit, ok bool) {
 	path = filepath.Clean(path)
 	o, open := w.overlay(path)
 	if !open || w.Denied(path) {
 		return Buffer{}, nil, false
+	}
+	if o.buf.Opening != opening {
+		return o.buf, nil, false
 	}
 	if o.buf.Version == since {
 		return o.buf, nil, true

@@ -166,6 +166,8 @@ func TestEditsSince(t *testing.T) {
 	w.Open(p, 1, "abc")
 	w.ChangeEdits(p, 2, "aXbc", []Edit{{1, 1, "X"}})
 	w.ChangeEdits(p, 5, "aXc!", []Edit{{2, 3, ""}, {3, 3, "!"}})
+	b, _ := w.Buffer(p)
+	opening := b.Opening
 	apply := func(text string, edits []Edit) string {
 		for _, e := range edits {
 			text = text[:e.Start] + e.New + text[e.End:]
@@ -177,7 +179,7 @@ func TestEditsSince(t *testing.T) {
 		from  string
 		ok    bool
 	}{{1, "abc", true}, {2, "aXbc", true}, {5, "aXc!", true}, {3, "", false}} {
-		b, edits, ok := w.EditsSince(p, tc.since)
+		b, edits, ok := w.EditsSince(p, opening, tc.since)
 		if ok != tc.ok || b.Version != 5 {
 			t.Fatalf("since %d: ok %v version %d, want ok %v version 5", tc.since, ok, b.Version, tc.ok)
 		}
@@ -186,19 +188,25 @@ func TestEditsSince(t *testing.T) {
 		}
 	}
 	w.Change(p, 6, "whole")
-	if _, _, ok := w.EditsSince(p, 5); ok {
+	if _, _, ok := w.EditsSince(p, opening, 5); ok {
 		t.Error("edits known across a whole-text change")
 	}
 	for v := int32(7); v < 7+maxHistChanges+5; v++ {
 		w.ChangeEdits(p, v, "whole", []Edit{})
 	}
-	if _, _, ok := w.EditsSince(p, 7); ok {
+	if _, _, ok := w.EditsSince(p, opening, 7); ok {
 		t.Error("edits known past the history limit")
 	}
-	if _, _, ok := w.EditsSince(p, 7+5); !ok {
+	if _, _, ok := w.EditsSince(p, opening, 7+5); !ok {
 		t.Error("edits of the last changes not known")
 	}
-	if _, _, ok := w.EditsSince(filepath.Join(w.Root(), "b.go"), 0); ok {
+	w.Close(p)
+	w.Open(p, 7+5, "reopened")
+	w.ChangeEdits(p, 7+6, "reopened!", []Edit{{8, 8, "!"}})
+	if _, _, ok := w.EditsSince(p, opening, 7+5); ok {
+		t.Error("edits of another opening")
+	}
+	if _, _, ok := w.EditsSince(filepath.Join(w.Root(), "b.go"), 0, 0); ok {
 		t.Error("edits of a buffer that is not open")
 	}
 }
