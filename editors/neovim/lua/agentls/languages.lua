@@ -437,7 +437,16 @@ function M.diagnostics(_, params, ctx)
     end
     local wait = tonumber(params.waitMs) or 0
     -- Only a loaded buffer's servers see a change (Neovim does not tell them of disk changes by
-    -- default): for another file there is no update to wait for.
+    -- default): for another file there is no update to wait for. Nor for a buffer no other
+    -- language server is attached to and no source has diagnostics for: nothing will update
+    -- them, and its (empty) diagnostics are current, so the agent's write does not wait waitMs.
+    local producer = bufnr > 0 and #vim.diagnostic.get(bufnr) > 0
+    for _, client in ipairs(bufnr > 0 and vim.lsp.get_clients({ bufnr = bufnr }) or {}) do
+      producer = producer or client.name ~= 'agentls'
+    end
+    if wait > 0 and bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) and not producer then
+      wait = 0
+    end
     if wait > 0 and bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
       local start_seq = seq
       local version = tonumber(params.version)
