@@ -287,6 +287,13 @@ local function avante_driver(dir)
     require('avante').get = function()
       return sidebar
     end
+    -- the inline buttons do not name the tool: note the name confirm() is given, then let it run
+    local helpers = require('avante.llm_tools.helpers')
+    local confirm = helpers.confirm
+    helpers.confirm = function(message, cb, confirm_opts, session_ctx, tool_name)
+      sidebar.agentls_tool = tool_name
+      return confirm(message, cb, confirm_opts, session_ctx, tool_name)
+    end
     LLM.generate_prompts = function(o)
       return { system_prompt = '', messages = {}, tools = o.tools }
     end
@@ -422,10 +429,7 @@ local function avante_driver(dir)
   end
 
   function d.turn(calls, dec, stop_when)
-    decide = function()
-      -- the confirmation does not name the tool: one prompt per turn in this scenario
-      return dec(d.asking)
-    end
+    decide = dec
     local uses = {}
     for _, c in ipairs(calls) do
       local input = c.arguments
@@ -433,9 +437,6 @@ local function avante_driver(dir)
         input = vim.json.decode(input)
       end
       uses[#uses + 1] = { id = c.id, name = c.name, input = input }
-      if c.name:find('write') or c.name:find('edit') then
-        d.asking = c.name
-      end
     end
     local history = stream({ uses = uses }, stop_when)
     local answers = {}
