@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,29 +10,34 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/agentls/agentls/registry"
+	"github.com/agentls/agentls/textsearch"
 	"github.com/agentls/agentls/workspace"
 )
 
-const globDescription = "Find files by name pattern (`**` for any depth, e.g. `src/**/*.ts`, `*.{go,mod}`). Returns paths, newest first. Skips gitignored files unless include_ignored."
+const globDescription = "Find files by name pattern (`**` for any depth, e.g. `src/**/*.ts`, `*.{go,mod}`). Returns paths in path order, recently changed ones first (only when modified more than a second apart). Skips gitignored files unless include_ignored."
 
 const globSchema = `{
 	"type": "object",
 	"properties": {
 		"pattern": {"type": "string", "description": "glob, relative to path"},
 		"path": {"type": "string", "description": "directory to search, relative to the workspace root (default: the root)"},
-		"include_ignored": {"type": "boolean", "description": "also match gitignored files"}
+		"include_ignored": {"type": "boolean", "description": "also match gitignored files"},
+		"limit": {"type": "integer", "minimum": 1, "description": "paths shown (default 100)"},
+		"offset": {"type": "integer", "minimum": 0, "description": "paths to skip first, as a cut result's last line says (default 0)"}
 	},
 	"required": ["pattern"],
 	"additionalProperties": false
 }`
 
-// maxGlobResults is how many paths one call returns.
-const maxGlobResults = 100
+// defaultGlobLimit is how many paths one call returns by default.
+const defaultGlobLimit = 100
 
 type glob struct{}
 
@@ -47,6 +53,8 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		Pattern        string `json:"pattern"`
 		Path           string `json:"path"`
 		IncludeIgnored bool   `json:"include_ignored"`
+		Limit          int    `json:"limit"`
+		Offset         int    `json:"offset"`
 	}
 	if err := unmarshalArgs(args, &a); err != nil {
 		return "", err
@@ -94,8 +102,9 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	}
 	opts := workspace.WalkOptions{IncludeIgnored: a.IncludeIgnored, Hidden: hiddenPattern(rest)}
 	type match struct {
-		rel string
-		mod int64
+		rel   string
+		mod   int64
+		group int // of files modified within a second of each other
 	}
 	var matches []match
 	err = s.WS.Walk(ctx, dir, opts, func(e workspace.WalkEntry) error {
@@ -113,7 +122,7 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 			return nil // not a file a tool can read or edit
 		}
 		if doublestar.MatchUnvalidated(rest, r) {
-			matches = append(matches, match{e.Rel, e.ModTime.UnixNano()})
+			matches = append(matches, match{rel: e.Rel, mod: e.ModTime.UnixNano()})
 		}
 		return nil
 	})
@@ -123,26 +132,77 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	if len(matches) == 0 {
 		return none, nil
 	}
-	slices.SortFunc(matches, func(x, y match) int {
-		if x.mod != y.mod {
-			if x.mod > y.mod {
-				return -1
-			}
-			return 1
+	// Recently changed files first, but only where modification times tell
+	// them apart: files changed within a second of the next newer one (a
+	// clone, a checkout, an unpacked archive) stay together in path order.
+	slices.SortFunc(matches, func(x, y match) int { return cmp.Compare(y.mod, x.mod) })
+	group, groups := 0, make([]int, len(matches))
+	for i := 1; i < len(matches); i++ {
+		if matches[i-1].mod-matches[i].mod > int64(time.Second) {
+			group++
 		}
-		return strings.Compare(x.rel, y.rel)
+		groups[i] = group
+	}
+	for i := range matches {
+		matches[i].group = groups[i]
+	}
+	slices.SortFunc(matches, func(x, y match) int {
+		if x.group != y.group {
+			return x.group - y.group
+		}
+		return textsearch.ComparePaths(x.rel, y.rel)
 	})
+	limit := defaultGlobLimit
+	if a.Limit > 0 {
+		limit = a.Limit
+	}
+	return pageLines(matches, a.Offset, limit, "paths", func(m match) string { return m.rel }), nil
+}
+
+// pageLines renders items[offset:offset+limit], one a line, stopping early
+// before the result's size limit; when items are left out, a last line says
+// which were shown and the offset of the next call.
+func pageLines[T any](items []T, offset, limit int, what string, line func(T) string) string {
+	if offset >= len(items) {
+		return fmt.Sprintf("[offset %d is past the last of the %d %s: pass a smaller offset]", offset, len(items), what)
+	}
 	var b strings.Builder
-	for _, m := range matches[:min(len(matches), maxGlobResults)] {
-		b.WriteString(m.rel)
+	shown, byBytes := 0, false
+	for _, it := range items[offset:] {
+		if shown == limit {
+			break
+		}
+		l := line(it)
+		if b.Len()+len(l)+1 > maxPageBytes {
+			byBytes = true
+			break
+		}
+		b.WriteString(l)
 		b.WriteByte('\n')
+		shown++
 	}
 	out := strings.TrimSuffix(b.String(), "\n")
-	if len(matches) > maxGlobResults {
-		out += fmt.Sprintf("\n(showing the %d newest of %d matches: narrow the pattern or path)", maxGlobResults, len(matches))
+	end := offset + shown
+	switch {
+	case end < len(items):
+		why := fmt.Sprintf("limit %d", limit)
+		if byBytes {
+			why = "the result size limit"
+		}
+		shownText := strconv.Itoa(shown)
+		if offset > 0 {
+			shownText = fmt.Sprintf("%d-%d", offset+1, end)
+		}
+		out += fmt.Sprintf("\n[%s of %d %s shown (%s); next: the same call with offset: %d]", shownText, len(items), what, why, end)
+	case offset > 0:
+		out += fmt.Sprintf("\n[%d-%d of %d %s shown: the last ones]", offset+1, end, len(items), what)
 	}
-	return out, nil
+	return out
 }
+
+// maxPageBytes keeps a paged result under the registry's cut, so that the
+// paging note, not a truncation, ends it.
+const maxPageBytes = registry.MaxResultBytes - 1024
 
 // hiddenPattern reports whether a pattern names hidden files on purpose: a
 // component that starts with a literal ".", as in ".github/**" or "**/.env".

@@ -33,6 +33,7 @@ const grepSchema = `{
 		"context": {"type": "integer", "minimum": 0, "maximum": 50, "description": "lines of context before and after each match (content mode)"},
 		"output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "content (default): path:line:text; files_with_matches: paths; count: path:N"},
 		"max_results": {"type": "integer", "minimum": 1, "description": "matches (content) or files shown (default 200)"},
+		"offset": {"type": "integer", "minimum": 0, "description": "matches (content) or files to skip first, as a cut result's last line says (default 0)"},
 		"include_ignored": {"type": "boolean", "description": "also search files excluded by .gitignore/.ignore"},
 		"hidden": {"type": "boolean", "description": "also search hidden files and directories"}
 	},
@@ -60,6 +61,7 @@ type grepArgs struct {
 	Context         int    `json:"context"`
 	OutputMode      string `json:"output_mode"`
 	MaxResults      int    `json:"max_results"`
+	Offset          int    `json:"offset"`
 	IncludeIgnored  bool   `json:"include_ignored"`
 	Hidden          bool   `json:"hidden"`
 
@@ -112,6 +114,7 @@ func runGrep(ctx context.Context, a grepArgs, maxBytes int) (string, error) {
 		Mode:       mode,
 		Context:    a.Context,
 		MaxResults: a.MaxResults,
+		Offset:     a.Offset,
 		MaxBytes:   maxBytes,
 		Budget:     a.budget,
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -433,7 +434,7 @@ f.txt-3-3
 f.txt-6-6
 f.txt:7:x 7
 f.txt-8-8
-[2 of 3 matches shown in 1 files; narrow with path/glob/type or raise max_results]`
+[2 of 3 matches in 1 file shown (max_results 2); next: the same call with offset: 2, or narrow with path/glob/type]`
 	if got != want {
 		t.Errorf("max_results with context: got\n%s\nwant\n%s", got, want)
 	}
@@ -531,12 +532,12 @@ func TestGrepTruncation(t *testing.T) {
 		writeWS(t, s, fmt.Sprintf("f%d.txt", i), strings.Repeat("hit\n", 3))
 	}
 	got := mustExec(t, ctx, "grep", `{"pattern":"hit","max_results":4}`)
-	want := "f0.txt:1:hit\nf0.txt:2:hit\nf0.txt:3:hit\nf1.txt:1:hit\n[4 of 15 matches shown in 5 files; narrow with path/glob/type or raise max_results]"
+	want := "f0.txt:1:hit\nf0.txt:2:hit\nf0.txt:3:hit\nf1.txt:1:hit\n[4 of 15 matches in 5 files shown (max_results 4); next: the same call with offset: 4, or narrow with path/glob/type]"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	got = mustExec(t, ctx, "grep", `{"pattern":"hit","max_results":2,"output_mode":"files_with_matches"}`)
-	if want := "f0.txt\nf1.txt\n[2 of 5 files shown; narrow with path/glob/type or raise max_results]"; got != want {
+	if want := "f0.txt\nf1.txt\n[2 of 5 files shown (max_results 2); next: the same call with offset: 2, or narrow with path/glob/type]"; got != want {
 		t.Errorf("files: got\n%s\nwant\n%s", got, want)
 	}
 	long := strings.Repeat("a", 1000) + "NEEDLE" + strings.Repeat("b", 1000)
@@ -546,8 +547,57 @@ func TestGrepTruncation(t *testing.T) {
 	if !strings.HasPrefix(line, "long.txt:1:…a") || !strings.Contains(line, "NEEDLE") || !strings.HasSuffix(line, "b…") || utf8.RuneCountInString(line) > 520 {
 		t.Errorf("cut line: %q", line)
 	}
-	if note != "[1 lines longer than 500 characters were cut around the match]" {
+	if note != "[1 line longer than 500 characters cut around the match]" {
 		t.Errorf("note: %q", note)
+	}
+}
+
+// TestGrepPagesPastByteLimit: a result cut by the 64 KiB limit, not by
+// max_results, says so and names the offset that shows the rest; following
+// it shows every match once, in every output mode.
+func TestGrepPagesPastByteLimit(t *testing.T) {
+	ctx, s := newTestSession(t, "")
+	line := strings.Repeat("x", 90) + " hit\n"
+	for i := range 300 {
+		writeWS(t, s, fmt.Sprintf("dir%03d/%s.txt", i, strings.Repeat("long-name-", 22)), strings.Repeat(line, 10))
+	}
+	for _, mode := range []string{"content", "files_with_matches", "count"} {
+		seen := map[string]bool{}
+		offset := 0
+		for page := 0; ; page++ {
+			out := mustExec(t, ctx, "grep", map[string]any{"pattern": "hit", "output_mode": mode, "max_results": 10000000, "offset": offset})
+			if len(out) > registry.MaxResultBytes {
+				t.Fatalf("%s: page of %d bytes", mode, len(out))
+			}
+			lines := strings.Split(out, "\n")
+			note := lines[len(lines)-1]
+			for _, l := range lines[:len(lines)-1] {
+				if seen[l] {
+					t.Fatalf("%s: %q shown twice", mode, l)
+				}
+				seen[l] = true
+			}
+			if strings.HasSuffix(note, "the last ones]") || !strings.HasPrefix(note, "[") {
+				if !strings.HasPrefix(note, "[") {
+					seen[note] = true
+				}
+				break
+			}
+			if !strings.Contains(note, "(the result size limit)") || strings.Contains(note, "max_results") {
+				t.Fatalf("%s: note %q", mode, note)
+			}
+			i := strings.Index(note, "offset: ")
+			if _, err := fmt.Sscanf(note[i:], "offset: %d", &offset); err != nil || page > 100 {
+				t.Fatalf("%s: note %q", mode, note)
+			}
+		}
+		want := 3000
+		if mode != "content" {
+			want = 300
+		}
+		if len(seen) != want {
+			t.Errorf("%s: %d lines over all pages, want %d", mode, len(seen), want)
+		}
 	}
 }
 

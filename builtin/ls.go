@@ -13,14 +13,16 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-const lsDescription = "List a directory as a tree, to depth levels (default 2). Directories end in /; deeper ones show their entry count. Skips gitignored files unless include_ignored."
+const lsDescription = "List a directory as a tree, to depth levels (default 2), at most limit lines (default 1000). Directories end in /; deeper ones show their entry count. Skips gitignored files unless include_ignored."
 
 const lsSchema = `{
 	"type": "object",
 	"properties": {
 		"path": {"type": "string", "description": "directory, relative to the workspace root (default: the root)"},
 		"depth": {"type": "integer", "minimum": 1, "description": "levels to show (default 2)"},
-		"include_ignored": {"type": "boolean", "description": "also list gitignored entries"}
+		"include_ignored": {"type": "boolean", "description": "also list gitignored entries"},
+		"limit": {"type": "integer", "minimum": 1, "description": "lines shown (default 1000)"},
+		"offset": {"type": "integer", "minimum": 0, "description": "lines to skip first, as a cut result's last line says (default 0)"}
 	},
 	"additionalProperties": false
 }`
@@ -28,8 +30,8 @@ const lsSchema = `{
 // Limits of one listing.
 const (
 	defaultLsDepth = 2
-	maxLsPerDir    = 100   // entries shown per directory
-	maxLsLines     = 1000  // lines in the whole listing
+	maxLsPerDir    = 100   // entries shown per subdirectory
+	defaultLsLines = 1000  // lines shown by default
 	maxLsVisits    = 50000 // entries walked before giving up
 )
 
@@ -56,6 +58,8 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		Path           string `json:"path"`
 		Depth          *int   `json:"depth"`
 		IncludeIgnored bool   `json:"include_ignored"`
+		Limit          int    `json:"limit"`
+		Offset         int    `json:"offset"`
 	}
 	if err := unmarshalArgs(args, &a); err != nil {
 		return "", err
@@ -117,14 +121,12 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		return "", err
 	}
 
-	var b strings.Builder
-	lines := 0
-	var render func(n *lsNode, indent string, level int) bool
-	render = func(n *lsNode, indent string, level int) bool {
-		if lines >= maxLsLines {
-			return false
-		}
-		lines++
+	// The listed directory shows all its entries, a page at a time; a
+	// subdirectory shows maxLsPerDir and says how many more it has.
+	var lines []string
+	var render func(n *lsNode, indent string, level int)
+	render = func(n *lsNode, indent string, level int) {
+		var b strings.Builder
 		b.WriteString(indent)
 		b.WriteString(n.name)
 		switch {
@@ -137,26 +139,21 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		case n.link != "":
 			b.WriteString(" -> " + n.link)
 		}
-		b.WriteByte('\n')
+		lines = append(lines, b.String())
 		for i, c := range n.children {
-			if i == maxLsPerDir {
-				if lines < maxLsLines {
-					lines++
-					fmt.Fprintf(&b, "%s  … %d more entries in %s/\n", indent, len(n.children)-i, n.name)
-				}
+			if i == maxLsPerDir && level > 0 {
+				lines = append(lines, fmt.Sprintf("%s  … %d more entries in %s/ (ls it to see them)", indent, len(n.children)-i, n.name))
 				break
 			}
-			if !render(c, indent+"  ", level+1) {
-				return false
-			}
+			render(c, indent+"  ", level+1)
 		}
-		return true
 	}
-	complete := render(root, "", 0)
-	out := strings.TrimSuffix(b.String(), "\n")
-	if !complete {
-		out += fmt.Sprintf("\n(listing cut at %d lines: list a subdirectory, or pass a smaller depth)", maxLsLines)
+	render(root, "", 0)
+	limit := defaultLsLines
+	if a.Limit > 0 {
+		limit = a.Limit
 	}
+	out := pageLines(lines, a.Offset, limit, "lines", func(l string) string { return l })
 	if stopped {
 		out += fmt.Sprintf("\n(stopped after %d entries: list a subdirectory, or pass a smaller depth)", maxLsVisits)
 	}

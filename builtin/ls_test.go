@@ -55,8 +55,12 @@ func TestLsCaps(t *testing.T) {
 	}
 	out := mustExec(t, ctx, "ls", `{}`)
 	lines := strings.Split(out, "\n")
-	if len(lines) != 2+maxLsPerDir+1 || lines[len(lines)-1] != "    … 5 more entries in many/" {
+	if len(lines) != 2+maxLsPerDir+1 || lines[len(lines)-1] != "    … 5 more entries in many/ (ls it to see them)" {
 		t.Errorf("%d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+	// The listed directory shows every entry.
+	if out := mustExec(t, ctx, "ls", `{"path":"many"}`); strings.Count(out, "\n") != maxLsPerDir+5 || strings.Contains(out, "more entries") {
+		t.Errorf("ls many:\n%s", out)
 	}
 	for i := range 12 {
 		for j := range maxLsPerDir {
@@ -65,8 +69,16 @@ func TestLsCaps(t *testing.T) {
 	}
 	out = mustExec(t, ctx, "ls", `{}`)
 	lines = strings.Split(out, "\n")
-	if len(lines) != maxLsLines+1 || !strings.HasPrefix(lines[maxLsLines], "(listing cut at 1000 lines") {
+	total := 1 + 13 + maxLsPerDir + 1 + 12*maxLsPerDir
+	if len(lines) != defaultLsLines+1 || lines[defaultLsLines] != fmt.Sprintf("[1000 of %d lines shown (limit 1000); next: the same call with offset: 1000]", total) {
 		t.Errorf("%d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+	rest := mustExec(t, ctx, "ls", `{"offset":1000}`)
+	if !strings.HasSuffix(rest, fmt.Sprintf("\n[1001-%d of %d lines shown: the last ones]", total, total)) || strings.Count(rest, "\n") != total-1000 {
+		t.Errorf("second page ends %q", rest[max(0, len(rest)-100):])
+	}
+	if out := mustExec(t, ctx, "ls", `{"limit":3,"offset":1}`); out != fmt.Sprintf("  d00/\n    f000\n    f001\n[2-4 of %d lines shown (limit 3); next: the same call with offset: 4]", total) {
+		t.Errorf("window: %q", out)
 	}
 }
 
@@ -125,12 +137,47 @@ func TestGlob(t *testing.T) {
 
 func TestGlobCap(t *testing.T) {
 	ctx, s := newTestSession(t, "")
-	for i := range maxGlobResults + 20 {
+	for i := range defaultGlobLimit + 20 {
 		writeWS(t, s, fmt.Sprintf("d/f%03d.txt", i), "")
 	}
 	out := mustExec(t, ctx, "glob", `{"pattern":"**/*.txt"}`)
 	lines := strings.Split(out, "\n")
-	if len(lines) != maxGlobResults+1 || lines[maxGlobResults] != "(showing the 100 newest of 120 matches: narrow the pattern or path)" {
+	if len(lines) != defaultGlobLimit+1 || lines[defaultGlobLimit] != "[100 of 120 paths shown (limit 100); next: the same call with offset: 100]" {
 		t.Errorf("%d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+	out = mustExec(t, ctx, "glob", `{"pattern":"**/*.txt","offset":100}`)
+	if !strings.HasPrefix(out, "d/f100.txt\n") || !strings.HasSuffix(out, "\nd/f119.txt\n[101-120 of 120 paths shown: the last ones]") {
+		t.Errorf("second page: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"**/*.txt","limit":500}`); strings.Count(out, "\n") != 119 || strings.Contains(out, "[") {
+		t.Errorf("limit 500: %d lines", strings.Count(out, "\n")+1)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"**/*.txt","offset":500}`); out != "[offset 500 is past the last of the 120 paths: pass a smaller offset]" {
+		t.Errorf("past the end: %q", out)
+	}
+}
+
+// TestGlobOrder: path order component by component (as rg --sort path),
+// recently changed files first only when their times differ by more than a
+// second from the rest, as after a clone they do not.
+func TestGlobOrder(t *testing.T) {
+	ctx, s := newTestSession(t, "")
+	names := []string{"pip-23.2.1.dist-info/AUTHORS.txt", "pip/_vendor/x.txt", "pip/a.txt", "a.b.txt", "a/z.txt"}
+	base := time.Now().Add(-time.Hour)
+	for i, n := range names {
+		writeWS(t, s, n, "")
+		tm := base.Add(time.Duration(i) * 100 * time.Millisecond) // a clone: within a second of each other
+		os.Chtimes(filepath.Join(s.WS.Root(), filepath.FromSlash(n)), tm, tm)
+	}
+	want := "a/z.txt\na.b.txt\npip/_vendor/x.txt\npip/a.txt\npip-23.2.1.dist-info/AUTHORS.txt"
+	if out := mustExec(t, ctx, "glob", `{"pattern":"**/*.txt"}`); out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	// One file edited a minute later comes first; the rest keep path order.
+	tm := base.Add(time.Minute)
+	os.Chtimes(filepath.Join(s.WS.Root(), "pip", "a.txt"), tm, tm)
+	want = "pip/a.txt\na/z.txt\na.b.txt\npip/_vendor/x.txt\npip-23.2.1.dist-info/AUTHORS.txt"
+	if out := mustExec(t, ctx, "glob", `{"pattern":"**/*.txt"}`); out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }

@@ -51,6 +51,7 @@ type Query struct {
 	Mode       Mode
 	Context    int           // lines before and after each match (Content only)
 	MaxResults int           // matches (Content) or files shown; 0: DefaultMaxResults
+	Offset     int           // matches (Content) or files skipped before the first shown
 	MaxLineLen int           // characters of a line shown; 0: DefaultMaxLineLen
 	Budget     time.Duration // time allowed; 0: DefaultBudget
 	MaxBytes   int           // output size the results stop at; 0: no limit
@@ -209,7 +210,7 @@ func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 		if !detail || q.Mode == Count {
 			return true
 		}
-		if r.count > q.MaxResults {
+		if r.count > q.Offset+q.MaxResults {
 			return true // this file alone fills the output: count the rest
 		}
 		line += bytes.Count(data[lineAt:h.ls], []byte{'\n'})
@@ -313,7 +314,7 @@ func appendCut(dst, text []byte, col, max int) []byte {
 
 func (s *search) pastCutoff(rel string) bool {
 	c := s.cutoff.Load()
-	return c != nil && rel > *c
+	return c != nil && ComparePaths(rel, *c) > 0
 }
 
 // add records a file's result. Once the stored matches exceed what can be
@@ -326,50 +327,74 @@ func (s *search) add(r *fileResult) {
 	s.matches += r.count
 	s.results = append(s.results, r)
 	s.stored += len(r.entries)
-	if s.q.Mode != Content || s.stored <= 2*s.q.MaxResults+1024 {
+	want := s.q.Offset + s.q.MaxResults
+	if s.q.Mode != Content || s.stored <= 2*want+1024 {
 		return
 	}
-	slices.SortFunc(s.results, func(a, b *fileResult) int { return cmpString(a.rel, b.rel) })
+	slices.SortFunc(s.results, func(a, b *fileResult) int { return ComparePaths(a.rel, b.rel) })
 	n, kept := 0, 0
-	for i, x := range s.results {
-		if n >= s.q.MaxResults {
+	for _, x := range s.results {
+		if n >= want {
 			x.out, x.entries = nil, nil
 			continue
 		}
 		n += x.count
 		kept += len(x.entries)
-		if n >= s.q.MaxResults {
+		if n >= want {
 			c := x.rel
 			s.cutoff.Store(&c)
-			_ = i
 		}
 	}
 	s.stored = kept
 }
 
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
+// ComparePaths orders '/'-separated paths component by component, as
+// `rg --sort path` does: "pip/x" before "pip-23.2/y", "a/z" before "a.b".
+func ComparePaths(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] == b[i] {
+			continue
+		}
+		switch {
+		case a[i] == '/':
+			return -1
+		case b[i] == '/':
+			return 1
+		case a[i] < b[i]:
+			return -1
+		}
 		return 1
 	}
-	return 0
+	return len(a) - len(b)
 }
 
-// output assembles the results in path order with the closing notes.
+// output assembles the results in path order with the closing notes. The
+// first q.Offset entries (matches, or files) are skipped; a match whose
+// line does not fit in q.MaxBytes ends the output as q.MaxResults does, and
+// the last note says how to ask for the next ones.
 func (s *search) output(stopped bool) string {
 	q := &s.q
-	slices.SortFunc(s.results, func(a, b *fileResult) int { return cmpString(a.rel, b.rel) })
+	slices.SortFunc(s.results, func(a, b *fileResult) int { return ComparePaths(a.rel, b.rel) })
 	var out []byte
-	shown, shownFiles, cut := 0, 0, 0
+	seen, shown, shownFiles, cut := 0, 0, 0, 0 // seen: matches or files passed, skipped or shown
+	byBytes := false
 	switch q.Mode {
 	case FilesWithMatches, Count:
 		for _, r := range s.results {
-			if shownFiles == q.MaxResults || q.MaxBytes > 0 && len(out)+len(r.rel)+12 > q.MaxBytes {
+			if seen < q.Offset {
+				seen++
+				continue
+			}
+			if shown == q.MaxResults {
 				break
 			}
-			shownFiles++
+			if q.MaxBytes > 0 && len(out)+len(r.rel)+12 > q.MaxBytes {
+				byBytes = true
+				break
+			}
+			seen++
+			shown++
 			out = append(out, r.rel...)
 			if q.Mode == Count {
 				out = append(out, ':')
@@ -377,55 +402,118 @@ func (s *search) output(stopped bool) string {
 			}
 			out = append(out, '\n')
 		}
+		shownFiles = shown
 	default:
 		prevLine := -1
 	files:
 		for _, r := range s.results {
-			start := 0
+			if seen+r.count <= q.Offset {
+				seen += r.count // a file wholly skipped
+				continue
+			}
+			start, shownHere := 0, false
 			for i, e := range r.entries {
-				if e.match && (shown == q.MaxResults || q.MaxBytes > 0 && len(out)+e.end-start > q.MaxBytes) {
+				line := r.out[start:e.end]
+				start = e.end
+				if e.match && seen < q.Offset {
+					seen++
+					continue
+				}
+				if !e.match && shown == 0 && (seen < q.Offset || !s.before(r, i)) {
+					continue // context of skipped matches only
+				}
+				if e.match && shown == q.MaxResults {
+					break files
+				}
+				if q.MaxBytes > 0 && len(out)+len(line) > q.MaxBytes {
+					byBytes = e.match || byBytes
+					break files
+				}
+				if !e.match && shown == q.MaxResults && !s.after(r, i) {
 					break files
 				}
 				if q.Context > 0 && (prevLine < 0 || e.line != prevLine+1) && len(out) > 0 {
 					out = append(out, "--\n"...)
 				}
 				if e.match {
+					seen++
 					shown++
-				} else if shown == q.MaxResults && !s.after(r, i) || q.MaxBytes > 0 && len(out)+e.end-start > q.MaxBytes {
-					break files
 				}
-				out = append(out, r.out[start:e.end]...)
-				start = e.end
+				out = append(out, line...)
 				prevLine = e.line
+				shownHere = true
 			}
-			cut += r.cut
+			if shownHere {
+				cut += r.cut
+				shownFiles++
+			}
 			prevLine = -1
-			shownFiles++
 		}
 	}
-	var notes []string
-	switch {
-	case s.files == 0 && !stopped:
+	if s.files == 0 && !stopped {
 		return "No matches found."
-	case q.Mode == Content && shown < s.matches:
-		notes = append(notes, fmt.Sprintf("[%s of %s matches shown in %s files; narrow with path/glob/type or raise max_results]",
-			thousands(shown), thousands(s.matches), thousands(s.files)))
-	case q.Mode != Content && shownFiles < s.files:
-		notes = append(notes, fmt.Sprintf("[%s of %s files shown; narrow with path/glob/type or raise max_results]",
-			thousands(shownFiles), thousands(s.files)))
 	}
+	total, what := s.matches, "matches"
+	if q.Mode != Content {
+		total, what = s.files, "files"
+	}
+	var notes []string
 	if cut > 0 {
-		notes = append(notes, fmt.Sprintf("[%s lines longer than %d characters were cut around the match]", thousands(cut), q.MaxLineLen))
+		notes = append(notes, fmt.Sprintf("[%s longer than %d characters cut around the match]", plural(cut, "line"), q.MaxLineLen))
 	}
 	if stopped {
 		notes = append(notes, fmt.Sprintf("[search stopped after the %s time budget, %s files searched; results are incomplete: narrow with path/glob/type]",
 			q.Budget, thousands(int(s.searched.Load()))))
+	}
+	// The paging note comes last.
+	switch {
+	case q.Offset >= total && total > 0:
+		notes = append(notes, fmt.Sprintf("[offset %s is past the last of the %s %s: pass a smaller offset]", thousands(q.Offset), thousands(total), what))
+	case q.Offset+shown < total:
+		why := fmt.Sprintf("max_results %s", thousands(q.MaxResults))
+		if byBytes {
+			why = "the result size limit"
+		}
+		shownText := thousands(shown)
+		if q.Offset > 0 {
+			shownText = fmt.Sprintf("%s-%s", thousands(q.Offset+1), thousands(q.Offset+shown))
+			if shown == 0 {
+				shownText = "none"
+			}
+		}
+		in := ""
+		if q.Mode == Content {
+			in = fmt.Sprintf(" in %s", plural(s.files, "file"))
+		}
+		notes = append(notes, fmt.Sprintf("[%s of %s %s%s shown (%s); next: the same call with offset: %d, or narrow with path/glob/type]",
+			shownText, thousands(total), what, in, why, q.Offset+shown))
+	case q.Offset > 0:
+		notes = append(notes, fmt.Sprintf("[%s-%s of %s %s shown: the last ones]", thousands(q.Offset+1), thousands(total), thousands(total), what))
 	}
 	for _, n := range notes {
 		out = append(out, n...)
 		out = append(out, '\n')
 	}
 	return string(bytes.TrimSuffix(out, []byte{'\n'}))
+}
+
+// plural is "1 file", "3 files".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return thousands(n) + " " + word + "s"
+}
+
+// before reports whether context entry i of r is before-context of a
+// later match of r.
+func (s *search) before(r *fileResult, i int) bool {
+	for j := i + 1; j < len(r.entries); j++ {
+		if r.entries[j].match {
+			return r.entries[j].line-r.entries[i].line <= s.q.Context
+		}
+	}
+	return false
 }
 
 // after reports whether entry i of r is after-context of a shown match
