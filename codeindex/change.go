@@ -53,7 +53,7 @@ func (ix *Index) followDeny() {
 }
 
 func (ix *Index) notify(rel string) {
-	if f := ix.opts.OnUpdate; f != nil && ix.ctx.Err() == nil {
+	if f := ix.onUpdate; f != nil && ix.ctx.Err() == nil {
 		f(rel)
 	}
 }

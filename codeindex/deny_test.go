@@ -28,7 +28,8 @@ func TestDenyListChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	updated := make(chan string, 16)
-	ix := New(ws, Options{NoCache: true, Workers: 2, OnUpdate: func(rel string) { updated <- rel }})
+	ix := New(ws, Options{NoCache: true, Workers: 2})
+	ix.onUpdate = func(rel string) { updated <- rel }
 	t.Cleanup(func() { ix.Close() })
 	if err := ix.Build(context.Background()); err != nil {
 		t.Fatal(err)

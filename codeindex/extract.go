@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -195,7 +194,6 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			return nil, ids, false
 		}
 	}
-	changedDefsRuns.Add(1)
 	sorted := true
 	for _, s := range spans {
 		if s.lo >= s.hi {
@@ -210,8 +208,6 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 	}
 	return syms, ids, true
 }
-
-var changedDefsRuns atomic.Int64 // for tests
 
 // collect makes the definitions of a file from the captures of its
 // definitions query (x.caps), moving ends by fixes.

@@ -38,10 +38,6 @@ type Options struct {
 	NoCache  bool   // neither load nor save the on-disk cache
 	CacheDir string // "" means os.UserCacheDir()/agentls
 	Progress Progress
-	// OnUpdate, when set, is called after the index took in a change of
-	// path (relative to the root) after the build: a buffer update or
-	// close, a file or directory changed on disk.
-	OnUpdate func(path string)
 }
 
 // An Index holds the definitions of every source file of one workspace
@@ -106,6 +102,11 @@ type Index struct {
 	parsed, reused atomic.Int64  // files parsed and files taken from the cache, all builds
 	denyVer        atomic.Uint64 // the workspace's deny list version the entries follow
 	watching       atomic.Bool   // WatchDisk's watches are in place
+
+	// onUpdate, set by tests before the build, is called after the index
+	// took in a change of a path (relative to the root) after the build: a
+	// buffer update or close, a file or directory changed on disk.
+	onUpdate func(path string)
 }
 
 type fileEntry struct {

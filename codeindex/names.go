@@ -22,8 +22,6 @@ type symRef struct {
 
 func (r symRef) def() *def { return &r.f.syms[r.i] }
 
-func (r symRef) sym() Symbol { return r.f.syms[r.i].symbol(r.f.rel) }
-
 // setFileLocked replaces the entry of rel (nil removes it). The caller
 // holds mu.
 func (ix *Index) setFileLocked(rel string, e *fileEntry) {

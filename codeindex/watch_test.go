@@ -20,7 +20,8 @@ func TestWatchDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	updates := make(chan string, 100)
-	ix := New(ws, Options{NoCache: true, Workers: 1, OnUpdate: func(p string) { updates <- p }})
+	ix := New(ws, Options{NoCache: true, Workers: 1})
+	ix.onUpdate = func(p string) { updates <- p }
 	defer ix.Close()
 	if err := ix.Build(context.Background()); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,10 @@ go mod download
 step "go vet ./..."
 go vet ./...
 
+# staticcheck from the Go module proxy, at a version that knows Go 1.26.
+step "staticcheck ./..."
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
 step "go test -race ./..."
 go test -race -timeout 30m ./...
 
