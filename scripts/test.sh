@@ -9,11 +9,12 @@ root=$(pwd)
 step() { printf '\n=== %s\n' "$*"; }
 
 # Debian packages the tests use: rg and ctags are the reference tools grep and the index are
-# compared with; bwrap is the optional bash sandbox.
+# compared with; bwrap is the optional bash sandbox; emacs-nox runs the Emacs client's tests.
 need=()
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 command -v ctags >/dev/null 2>&1 || need+=(universal-ctags)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v emacs >/dev/null 2>&1 || need+=(emacs-nox)
 if [ ${#need[@]} -gt 0 ]; then
 	step "apt-get install ${need[*]}"
 	sudo=""
@@ -57,6 +58,11 @@ fi
 if [ -x editors/vscode/test/ci.sh ]; then
 	step "VS Code extension (unit tests and code-server end to end)"
 	AGENTLS_BIN="$bin/agentls" editors/vscode/test/ci.sh
+fi
+
+if [ -x editors/emacs/tests/run.sh ]; then
+	step "Emacs client (batch, $(emacs --version | head -1))"
+	AGENTLS_BIN="$bin/agentls" editors/emacs/tests/run.sh
 fi
 
 step "all tests passed"
