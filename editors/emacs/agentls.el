@@ -864,13 +864,20 @@ confirmation (gptel's :confirm)."
      (agentls-tools :connection conn))))
 
 (defun agentls-gptel-tools (&optional connection)
-  "Register the agentls tools with gptel and return them.
-Use as (setq gptel-tools (agentls-gptel-tools)), or pick them in gptel's
-menu under the category `agentls-gptel-category'."
+  "Register the agentls tools of CONNECTION with gptel and return them.
+CONNECTION defaults to the current buffer's server: the tools act on its
+folder.  Use as (setq gptel-tools (agentls-gptel-tools)), or
+interactively, then pick them in gptel's menu under the category
+`agentls-gptel-category'."
+  (interactive)
   (unless (require 'gptel nil t)
     (user-error "gptel is not installed"))
-  (mapcar (lambda (spec) (apply #'gptel-make-tool spec))
-          (agentls-gptel-tool-specs connection)))
+  (let ((tools (mapcar (lambda (spec) (apply #'gptel-make-tool spec))
+                       (agentls-gptel-tool-specs connection))))
+    (when (called-interactively-p 'any)
+      (message "agentls: %d tools registered with gptel (category %s)"
+               (length tools) agentls-gptel-category))
+    tools))
 
 ;;;; Commands
 
