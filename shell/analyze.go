@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -28,6 +29,9 @@ type Word struct {
 	// Dynamic is set when the value is known only at run time: parameter,
 	// command, arithmetic or process substitution, or $'…' quoting.
 	Dynamic bool
+	// Glob is set when the word has an unquoted *, ? or [: bash may
+	// replace it with file names, which may look like options.
+	Glob bool
 }
 
 // Redirect is one redirection, wherever it appears.
@@ -93,6 +97,11 @@ type Analysis struct {
 	// loose are the redirections of compound commands ({ …; } > f), which
 	// belong to no one simple command.
 	loose []Redirect
+	// Evaluates lists constructs that evaluate text as code beyond what
+	// the command words show: arithmetic ((( )), $(( )), [[ -eq ]],
+	// ${x:off}) whose operands name variables, which bash evaluates again as
+	// expressions, so that a value like a[$(cmd)] runs cmd.
+	Evaluates []string
 }
 
 // ParseError is a syntax error in a command: nothing ran.
@@ -117,10 +126,98 @@ func Analyze(script string) (*Analysis, error) {
 	}
 	a := &Analysis{Script: script}
 	w := walker{a: a, src: script}
+	w.evaluations(f)
 	for _, st := range f.Stmts {
 		w.stmt(st, "")
 	}
 	return a, nil
+}
+
+// evaluations records the arithmetic and tests of n that evaluate
+// variables as expressions (see Analysis.Evaluates).
+func (w *walker) evaluations(n syntax.Node) {
+	note := func(n syntax.Node, what string) {
+		w.a.Evaluates = append(w.a.Evaluates, fmt.Sprintf("%s at %s", what, n.Pos()))
+	}
+	syntax.Walk(n, func(node syntax.Node) bool {
+		switch x := node.(type) {
+		case *syntax.ArithmCmd:
+			if namesVariable(x.X) {
+				note(x, "(( )) evaluates variables")
+			}
+		case *syntax.ArithmExp:
+			if namesVariable(x.X) {
+				note(x, "$(( )) evaluates variables")
+			}
+		case *syntax.ParamExp:
+			if x.Slice != nil && (namesVariable(x.Slice.Offset) || namesVariable(x.Slice.Length)) {
+				note(x, "${x:offset} evaluates variables")
+			}
+			if x.Index != nil && namesVariable(x.Index) {
+				note(x, "an array index evaluates variables")
+			}
+		case *syntax.CStyleLoop:
+			note(x, "for (( )) evaluates arithmetic")
+		case *syntax.TestClause:
+			syntax.Walk(x.X, func(t syntax.Node) bool {
+				switch y := t.(type) {
+				case *syntax.BinaryTest:
+					switch y.Op {
+					case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
+						note(x, "[[ "+y.Op.String()+" ]] evaluates its operands")
+					}
+				case *syntax.UnaryTest:
+					if y.Op == syntax.TsVarSet || y.Op == syntax.TsRefVar {
+						note(x, "[[ "+y.Op.String()+" ]] evaluates an array index")
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
+// namesVariable reports whether an arithmetic expression refers to
+// anything but numbers: a variable, a parameter expansion, a substitution.
+func namesVariable(x syntax.ArithmExpr) bool {
+	if x == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(x, func(n syntax.Node) bool {
+		switch y := n.(type) {
+		case *syntax.Word:
+			for _, p := range y.Parts {
+				lit, ok := p.(*syntax.Lit)
+				if !ok || !isArithNumber(lit.Value) {
+					found = true
+				}
+			}
+			return false
+		case *syntax.ParamExp, *syntax.CmdSubst:
+			found = true
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// isArithNumber accepts decimal, octal, hex and base#n literals.
+func isArithNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '#' || c == '_' || c == '@') {
+			return false
+		}
+	}
+	return true
 }
 
 func parse(script string) (*syntax.File, error) {
@@ -345,8 +442,8 @@ func (w *walker) call(c *syntax.CallExpr, fn string, redirs []Redirect, nested [
 		nested = append(nested, w.substs(as, fn)...)
 	}
 	for _, arg := range c.Args {
-		cm.Args = append(cm.Args, w.word(arg))
 		nested = append(nested, w.substs(arg, fn)...)
+		cm.Args = append(cm.Args, w.braceWords(arg)...)
 	}
 	// Reserve the command's slot before a nested script is parsed, so that
 	// commands stay in source order.
@@ -355,6 +452,7 @@ func (w *walker) call(c *syntax.CallExpr, fn string, redirs []Redirect, nested [
 	if script, ok := nestedScriptOf(cm.Args); ok && w.depth < maxNestedDepth {
 		if f, err := parse(script); err == nil {
 			inner := walker{a: w.a, src: script, depth: w.depth + 1}
+			inner.evaluations(f)
 			first := len(w.a.Commands)
 			for _, st := range f.Stmts {
 				inner.stmt(st, fn)
@@ -409,15 +507,53 @@ func nestedScript(args []Word) (string, bool) {
 	return "", false
 }
 
+// maxBraceWords bounds the words one brace expansion may produce here;
+// beyond it the word counts as dynamic.
+const maxBraceWords = 1024
+
+// braceWords returns the words bash makes of wd after brace expansion
+// (`{-o,FILE}` is two words, `-o` and `FILE`), each after quote removal.
+func (w *walker) braceWords(wd *syntax.Word) []Word {
+	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), wd.Parts...)}
+	if !syntax.SplitBraces(cp) {
+		return []Word{w.word(wd)}
+	}
+	var out []Word
+	for ew, err := range expand.BracesSeq(nil, cp) {
+		if err != nil || len(out) >= maxBraceWords {
+			return []Word{{Text: w.slice(wd), Dynamic: true}}
+		}
+		word := w.wordWithin(ew, wd)
+		if word.Text == "" && !word.Dynamic {
+			continue // bash drops empty words from {a,}
+		}
+		out = append(out, word)
+	}
+	return out
+}
+
+// wordWithin is word for a word made from parts of orig (a brace
+// expansion): dynamic text is orig's source.
+func (w *walker) wordWithin(wd, orig *syntax.Word) Word {
+	res := w.word(wd)
+	if res.Dynamic {
+		res.Text = w.slice(orig)
+	}
+	return res
+}
+
 // word returns the value of a word after quote removal, or its source text
 // with Dynamic set when it has parts known only at run time.
 func (w *walker) word(wd *syntax.Word) Word {
 	var sb strings.Builder
-	dynamic := false
+	dynamic, glob := false, false
 	var part func(p syntax.WordPart, quoted bool)
 	part = func(p syntax.WordPart, quoted bool) {
 		switch x := p.(type) {
 		case *syntax.Lit:
+			if !quoted && strings.ContainsAny(x.Value, "*?[") {
+				glob = true
+			}
 			sb.WriteString(unescape(x.Value, quoted))
 		case *syntax.SglQuoted:
 			if x.Dollar {
@@ -436,9 +572,9 @@ func (w *walker) word(wd *syntax.Word) Word {
 		part(p, false)
 	}
 	if dynamic {
-		return Word{Text: w.slice(wd), Dynamic: true}
+		return Word{Text: w.slice(wd), Dynamic: true, Glob: glob}
 	}
-	return Word{Text: sb.String()}
+	return Word{Text: sb.String(), Glob: glob}
 }
 
 // unescape removes the backslashes bash removes: every one outside quotes,

@@ -58,7 +58,7 @@ func TestAnalyzeTable(t *testing.T) {
 		{"git status", []string{"git status"}, true},
 		{"git diff HEAD~1 -- main.go", []string{"git diff HEAD~1 -- main.go"}, true},
 		{"git log --oneline -n 5", []string{"git log --oneline -n 5"}, true},
-		{"git -C sub show HEAD", []string{"git -C sub show HEAD"}, true},
+		{"git -C sub show HEAD", []string{"git -C sub show HEAD"}, false}, // -C: another repository and configuration
 		{"git blame main.go", []string{"git blame main.go"}, true},
 		{"git log --output=x.patch", []string{"git log --output=x.patch"}, false},
 		{"git -c core.pager=evil log", []string{"git -c core.pager=evil log"}, false},

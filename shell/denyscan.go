@@ -112,7 +112,7 @@ func readScanDir(rel, abs string, denied func(rel string) bool) (*scannedDir, er
 			switch {
 			case e.Name() == ".git" && e.IsDir():
 				for _, name := range []string{"config", "config.worktree"} {
-					if denied(childRel+"/"+name) {
+					if denied(childRel + "/" + name) {
 						if _, err := os.Lstat(filepath.Join(childAbs, name)); err == nil {
 							sd.denied = append(sd.denied, filepath.Join(childAbs, name))
 						}

@@ -90,19 +90,32 @@ func (p *Policy) Decide(a *Analysis) Decision {
 		}
 	}
 	readOnly, _ := a.ReadOnly()
+	var inputWhy string
+	for _, r := range a.Redirects {
+		if why := p.inputOutside(r, redirCwd); why != "" {
+			readOnly, inputWhy = false, why
+			break
+		}
+	}
 	if readOnly {
 		return Decision{Verdict: Allow, Rule: "read-only", Detail: "the command only reads", ReadOnly: true}
 	}
 	for _, r := range a.loose {
+		if why := p.inputOutside(r, redirCwd); why != "" {
+			return Decision{Verdict: Ask, Rule: "not read-only", Detail: why}
+		}
 		if !redirectReadOnly(r) {
 			return Decision{Verdict: Ask, Rule: "not read-only",
 				Detail: fmt.Sprintf("redirection %s%s %s of a compound command writes a file", r.Fd, r.Op, r.Target.Text)}
 		}
 	}
 	var allowedBy []string
+	whole := a.scriptWhy()
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		if ok, _ := CommandReadOnly(c); ok && !slices.ContainsFunc(c.Redirects, func(r Redirect) bool { return !redirectReadOnly(r) }) {
+		if ok, _ := CommandReadOnly(c); ok && whole == "" && !slices.ContainsFunc(c.Redirects, func(r Redirect) bool {
+			return !redirectReadOnly(r) || p.inputOutside(r, redirCwd) != ""
+		}) {
 			continue
 		}
 		if pat, ok := matchAny(p.Allow, c.Args); ok && len(c.Args) > 0 {
@@ -112,17 +125,51 @@ func (p *Policy) Decide(a *Analysis) Decision {
 			continue
 		}
 		_, why := CommandReadOnly(c)
+		if why == "" && whole != "" {
+			why = whole
+		}
 		if why == "" {
 			why = "it writes a file through a redirection"
+			if inputWhy != "" {
+				why = inputWhy
+			}
 		}
 		return Decision{Verdict: Ask, Rule: "not read-only",
 			Detail: fmt.Sprintf("%s, and no bash.allow pattern matches %q", why, c.Text)}
+	}
+	if len(allowedBy) == 0 {
+		// Nothing but evaluations, or nothing at all that bash.allow
+		// vouches for.
+		if whole == "" {
+			whole = "the script as a whole is not read-only"
+		}
+		return Decision{Verdict: Ask, Rule: "not read-only", Detail: whole}
 	}
 	quoted := make([]string, len(allowedBy))
 	for i, s := range allowedBy {
 		quoted[i] = fmt.Sprintf("%q", s)
 	}
 	return Decision{Verdict: Allow, Rule: "bash.allow " + strings.Join(quoted, ", "), Detail: "allowed by configuration"}
+}
+
+// inputOutside says why an input redirection does not count as read-only:
+// it reads from outside the workspace and temp dir (/dev/tcp/… connects,
+// a FIFO or device may block or have effects), or from a path known only at
+// run time. "" for other redirections and inputs from inside.
+func (p *Policy) inputOutside(r Redirect, cwd string) string {
+	if r.Op != "<" {
+		return ""
+	}
+	t := r.Target
+	switch {
+	case t.Dynamic || t.Glob:
+		return fmt.Sprintf("input redirection < %s reads a file known only at run time", t.Text)
+	case t.Text == "/dev/null" || t.Text == "/dev/stdin" || t.Text == "/dev/zero":
+		return ""
+	case !p.inside(p.resolve(cwd, t.Text), false):
+		return fmt.Sprintf("input redirection < %s reads from outside the workspace", t.Text)
+	}
+	return ""
 }
 
 // refusal checks the deny rules on every command, at every wrapper level.

@@ -96,7 +96,7 @@ func levels(args []Word) [][]Word {
 	for len(args) > 0 && len(out) < 16 {
 		out = append(out, args)
 		if !args[0].Dynamic && args[0].Text == "git" {
-			if sub, rest, _ := gitSubcommand(args[1:]); sub != "" && len(rest)+2 != len(args) {
+			if sub, rest := gitSubcommandAny(args[1:]); sub != "" && len(rest)+2 != len(args) {
 				out = append(out, append([]Word{args[0], {Text: sub}}, rest...))
 			}
 		}
