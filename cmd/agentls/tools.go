@@ -12,17 +12,21 @@ import (
 	"github.com/agentls/agentls/registry"
 )
 
-const toolsSynopsis = "[-C DIR] [--json]"
+const toolsSynopsis = "[-C DIR] [--json] [--editor]"
 
 const toolsHelp = `Lists the built-in tools: name, read-only flag, description and arguments.
 With --json it prints exactly the result of the LSP command agentls.listTools:
 {"workspace","revision","digest","tools":[{"name","description","readOnly","inputSchema"}]},
-tools sorted by name, each inputSchema in its canonical form, on one line.`
+tools sorted by name, each inputSchema in its canonical form, on one line.
+With --editor it lists what an editor session sees whose client answers every
+agentls request, the tools backed by the editor's language servers included
+(diagnostics, code_nav, rename_symbol, code_action, editor_state).`
 
 func runTools(e *env, args []string) int {
 	fs := newFlags(e, "tools", toolsSynopsis, toolsHelp)
 	asJSON := fs.Bool("json", false, "print the agentls.listTools result as JSON")
 	dir := fs.String("C", ".", "the workspace `folder` named in the JSON result")
+	editor := fs.Bool("editor", false, "list the tools of an editor session that offers its language servers")
 	pos, code := parseArgs(e, fs, args)
 	if code >= 0 {
 		return code
@@ -30,7 +34,11 @@ func runTools(e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, "tools", toolsSynopsis, "unexpected argument %q", pos[0])
 	}
-	reg, err := registry.NewBuiltin()
+	var features []string
+	if *editor {
+		features = registry.Features
+	}
+	reg, err := registry.NewBuiltinFor(features)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "agentls tools: %v\n", err)
 	}

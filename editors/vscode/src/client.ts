@@ -22,6 +22,7 @@ import {
 import { Backoff } from './backoff';
 import { checkToolList, type ToolList } from './contribution';
 import type { CallResult } from './result';
+import { ownProviders, registerLanguageRequests, watchDiagnostics } from './languages';
 import { findServer, INSTALL_COMMAND, type Found } from './serverPath';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'restarting' | 'missing' | 'failed';
@@ -96,6 +97,8 @@ export class AgentlsServer implements vscode.Disposable {
   readonly onDidChangeState = this.stateEmitter.event;
   /** Fires when a fresh tool list arrived from the server. */
   readonly onDidChangeTools = this.toolsEmitter.event;
+
+  private readonly diagnosticsWatch = watchDiagnostics();
 
   constructor(private readonly output: vscode.LogOutputChannel) {}
 
@@ -181,6 +184,8 @@ export class AgentlsServer implements vscode.Disposable {
       initializationOptions: agentlsSettings(),
       synchronize: { configurationSection: 'agentls' },
       middleware: {
+        // agentls's own navigation answers nothing while agentls asks the editor's other servers.
+        ...ownProviders,
         workspace: {
           // Pulled settings replace those of initialize: keep clientConfirms in them.
           configuration: async (params, token, next) => {
@@ -211,6 +216,7 @@ export class AgentlsServer implements vscode.Disposable {
     const client = new LanguageClient('agentls', 'agentls', serverOptions, clientOptions);
     client.registerFeature(new SaveDocumentFeature());
     client.onRequest('agentls/saveDocument', (p: { uri: string }) => saveDocument(p?.uri));
+    registerLanguageRequests(client);
     this.client = client;
     try {
       await client.start();
@@ -319,6 +325,7 @@ export class AgentlsServer implements vscode.Disposable {
     void this.stop();
     this.stateEmitter.dispose();
     this.toolsEmitter.dispose();
+    this.diagnosticsWatch.dispose();
   }
 }
 

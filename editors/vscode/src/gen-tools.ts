@@ -1,5 +1,6 @@
 // npm run gen-tools: rewrites contributes.languageModelTools in package.json from the server's
-// tool list. The binary is $AGENTLS_BIN, else built from this repository with `go build`.
+// tool list as an editor session that offers its language servers sees it (`agentls tools --json
+// --editor`). The binary is $AGENTLS_BIN, else built from this repository with `go build`.
 // `--check` only compares and exits 1 when package.json differs.
 
 import { execFileSync } from 'node:child_process';
@@ -38,7 +39,7 @@ export function generatedPackageJson(bin: string): string {
   // Run in a temporary empty folder: the tool list does not depend on the folder.
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-gen-ws-'));
   try {
-    const list = JSON.parse(execFileSync(bin, ['tools', '--json'], { cwd, encoding: 'utf8' }));
+    const list = JSON.parse(execFileSync(bin, ['tools', '--json', '--editor'], { cwd, encoding: 'utf8' }));
     const current = fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8');
     return packageJsonWithTools(current, toContributions(list));
   } finally {

@@ -68,6 +68,13 @@ async function main() {
   fs.writeFileSync(path.join(ws, 'notes.txt'), 'first line\nsecond line\nthird line\n');
   fs.writeFileSync(path.join(ws, 'clean.txt'), 'alpha beta\n');
   fs.writeFileSync(path.join(ws, 'main.go'), 'package main\n\nfunc greet() string { return "hi" }\n\nfunc main() { println(greet()) }\n');
+  // A small TypeScript project for the tools backed by VS Code's own TypeScript support.
+  fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'commonjs' }, include: ['src'] }));
+  fs.writeFileSync(path.join(ws, 'src', 'greeter.ts'), "export class Greeter {\n  hello(): string {\n    return 'hi';\n  }\n}\n");
+  fs.writeFileSync(path.join(ws, 'src', 'use.ts'), "import { Greeter } from './greeter';\n\nexport const said: string = new Greeter().hello();\n");
+  fs.writeFileSync(path.join(ws, 'src', 'util.ts'), 'export function shout(s: string): string {\n  return s.toUpperCase();\n}\n');
+  fs.writeFileSync(path.join(ws, 'src', 'broken.ts'), "export const loud = shout('a');\nexport const n: number = 'not a number';\n");
   fs.mkdirSync(path.join(dataDir, 'User'), { recursive: true });
   fs.writeFileSync(
     path.join(dataDir, 'User', 'settings.json'),

@@ -122,6 +122,71 @@ async function run(report) {
     return out;
   });
 
+  // The tools backed by VS Code's own language features (here its built-in TypeScript support).
+  const src = (name) => vscode.Uri.file(path.join(root, 'src', name));
+  await step('diagnostics: the TypeScript errors of a file', async () => {
+    const doc = await vscode.workspace.openTextDocument(src('broken.ts'));
+    await vscode.window.showTextDocument(doc, { preview: false });
+    await until('TypeScript diagnostics of broken.ts', () => vscode.languages.getDiagnostics(doc.uri).length >= 2, 60000);
+    const out = await invoke('agentls_diagnostics', { path: 'src/broken.ts' });
+    check(/src\/broken\.ts:1:\d+: error \[ts 2304\] Cannot find name 'shout'/.test(out), `diagnostics: ${out}`);
+    check(/src\/broken\.ts:2:14: error \[ts 2322\]/.test(out), `diagnostics: ${out}`);
+    return out;
+  });
+
+  await step('code_nav: references across files, without agentls\'s own index', async () => {
+    const doc = await vscode.workspace.openTextDocument(src('greeter.ts'));
+    await vscode.window.showTextDocument(doc, { preview: false });
+    const out = await until('references of Greeter from the TypeScript server', async () => {
+      const t = await invoke('agentls_code_nav', { action: 'references', path: 'src/greeter.ts', line: 1, symbol: 'Greeter' });
+      return t.includes('src/use.ts:3:') && t;
+    }, 60000);
+    check(out.includes('src/greeter.ts:1: export class Greeter {'), `references: ${out}`);
+    check(out.split('\n').filter((l) => l.startsWith('src/use.ts:')).length === 2, `want the import and the use in use.ts: ${out}`);
+    const hover = await invoke('agentls_code_nav', { action: 'hover', path: 'src/use.ts', line: 3, symbol: 'hello' });
+    check(hover.includes('Greeter.hello(): string'), `hover: ${hover}`);
+    return out;
+  });
+
+  await step('code_action: add the missing import', async () => {
+    const list = await until('a quick fix for shout', async () => {
+      const t = await invoke('agentls_code_action', { path: 'src/broken.ts', line: 1, only: 'quickfix' });
+      return /Add import from "\.\/util"/.test(t) && t;
+    }, 60000);
+    const n = /\n(\d+)\. Add import from "\.\/util"/.exec(list)[1];
+    const out = await invoke('agentls_code_action', { path: 'src/broken.ts', line: 1, apply: n });
+    check(out.startsWith('Applied'), `apply: ${out}`);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === src('broken.ts').fsPath);
+    await until('the import in broken.ts', () => doc.getText().includes("import { shout } from './util'"));
+    return out;
+  });
+
+  await step('rename_symbol: a class across files, one undo step', async () => {
+    await invoke('agentls_read_file', { path: 'src/use.ts' });
+    const out = await invoke('agentls_rename_symbol', { path: 'src/greeter.ts', line: 1, symbol: 'Greeter', new_name: 'Welcomer' });
+    check(out.startsWith('Renamed Greeter to Welcomer'), `rename: ${out}`);
+    check(out.includes('src/greeter.ts: 1 edit') && out.includes('src/use.ts: 2 edits'), `rename files: ${out}`);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === src('greeter.ts').fsPath);
+    await until('Welcomer in greeter.ts', () => doc.getText().includes('export class Welcomer'));
+    await until('Welcomer in use.ts', () => fs.readFileSync(src('use.ts').fsPath, 'utf8').includes('new Welcomer()') || vscode.workspace.textDocuments.some((d) => d.uri.fsPath === src('use.ts').fsPath && d.getText().includes('new Welcomer()')));
+    await vscode.window.showTextDocument(doc, { preview: false });
+    await vscode.commands.executeCommand('undo');
+    await until('one undo to restore Greeter', () => doc.getText().includes('export class Greeter'));
+    await vscode.commands.executeCommand('redo');
+    return out;
+  });
+
+  await step('editor_state: the active editor and a selection', async () => {
+    const doc = await vscode.workspace.openTextDocument(src('greeter.ts'));
+    const ed = await vscode.window.showTextDocument(doc, { preview: false });
+    ed.selection = new vscode.Selection(new vscode.Position(1, 2), new vscode.Position(1, 7));
+    const out = await invoke('agentls_editor_state', {});
+    check(out.includes('Active: src/greeter.ts, cursor at line 2 column 8'), `editor_state: ${out}`);
+    check(out.includes('Selection: lines 2:3 to 2:8') && out.includes('hello'), `editor_state: ${out}`);
+    check(/- src\/broken\.ts \[typescript\]/.test(out), `editor_state: ${out}`);
+    return out;
+  });
+
   await step('agentls.approval reaches the server (deny)', async () => {
     const out = await invoke('agentls_write_file', { path: 'denied.txt', content: 'x' });
     check(out.includes('denied by the user\'s settings'), `write_file with approval deny: ${out}`);
