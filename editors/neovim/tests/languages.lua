@@ -218,25 +218,25 @@ test('rename_symbol: a type across files, one undo step per open buffer, closed 
 end)
 
 test('code_action: a gopls quick fix listed and applied', function()
-  -- An unused import in the open buffer of b.go: gopls's Organize Imports removes it.
+  -- An unused variable in the open buffer of b.go: gopls's quick fix removes it.
   call_ok('read_file', { path = 'b.go' })
-  call_ok('edit_file', { path = 'b.go', old_string = 'package m\n', new_string = 'package m\n\nimport "strings"\n' })
-  wait_for('gopls to report the unused import', function()
-    return #vim.diagnostic.get(b, { lnum = 2 }) > 0
+  call_ok('edit_file', { path = 'b.go', old_string = '{ var g', new_string = '{ unused := 1; var g' })
+  wait_for('gopls to report the unused variable', function()
+    return #vim.diagnostic.get(b, { lnum = 2, severity = vim.diagnostic.severity.ERROR }) > 0
   end)
   local list
-  wait_for('a code action on the import', function()
-    local res = call('code_action', { path = 'b.go', line = 3 })
+  wait_for('a quick fix for the variable', function()
+    local res = call('code_action', { path = 'b.go', line = 3, only = 'quickfix' })
     list = res.content
     return not res.isError and list:find('\n1%. ') ~= nil
   end, 30000)
   contains(list, 'Code actions at b.go:3')
-  local n, title = list:match('\n(%d+)%. (Organize Imports[^\n]*)')
-  assert(n, 'no Organize Imports action listed:\n' .. list)
+  local n, title = list:match('\n(%d+)%. ([^\n]-unused[^\n]*)')
+  assert(n, 'no quick fix for the unused variable listed:\n' .. list)
   local r = call_ok('code_action', { path = 'b.go', line = 3, apply = n })
   contains(r, 'Applied')
-  wait_for('the import to go', function()
-    return not buf_text(b):find('"strings"', 1, true)
+  wait_for('the variable to go', function()
+    return not buf_text(b):find('unused := 1', 1, true)
   end, 15000)
   message('applied: ' .. title)
 end)
