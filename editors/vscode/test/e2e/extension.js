@@ -157,7 +157,8 @@ async function run(report) {
     const out = await invoke('agentls_code_action', { path: 'src/broken.ts', line: 1, apply: n });
     check(out.startsWith('Applied'), `apply: ${out}`);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === src('broken.ts').fsPath);
-    await until('the import in broken.ts', () => doc.getText().includes("import { shout } from './util'"));
+    await until('the import in broken.ts', () => /import \{ shout \} from ["']\.\/util["']/.test(doc.getText()));
+    check((doc.getText().match(/import \{ shout \}/g) ?? []).length === 1, `the import is there more than once:\n${doc.getText()}`);
     return out;
   });
 
