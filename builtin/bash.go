@@ -62,6 +62,9 @@ func (bash) Name() string            { return "bash" }
 func (bash) Description() string     { return bashDescription }
 func (bash) Schema() json.RawMessage { return json.RawMessage(bashSchema) }
 func (bash) ReadOnly() bool          { return false }
+func (bash) Annotations() registry.Annotations {
+	return registry.Annotations{Destructive: true, OpenWorld: true, AsksPerCall: true}
+}
 
 func (bash) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	var a struct {

@@ -33,6 +33,9 @@ func (deleteFile) Name() string            { return "delete_file" }
 func (deleteFile) Description() string     { return deleteFileDescription }
 func (deleteFile) Schema() json.RawMessage { return json.RawMessage(deleteFileSchema) }
 func (deleteFile) ReadOnly() bool          { return false }
+func (deleteFile) Annotations() registry.Annotations {
+	return registry.Annotations{Destructive: true, Idempotent: true}
+}
 
 func (deleteFile) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	var a struct {

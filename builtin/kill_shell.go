@@ -26,6 +26,9 @@ func (killShell) Name() string            { return "kill_shell" }
 func (killShell) Description() string     { return killShellDescription }
 func (killShell) Schema() json.RawMessage { return json.RawMessage(killShellSchema) }
 func (killShell) ReadOnly() bool          { return false }
+func (killShell) Annotations() registry.Annotations {
+	return registry.Annotations{Destructive: true, Idempotent: true}
+}
 
 func (killShell) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	var a struct {

@@ -35,6 +35,9 @@ func (moveFile) Name() string            { return "move_file" }
 func (moveFile) Description() string     { return moveFileDescription }
 func (moveFile) Schema() json.RawMessage { return json.RawMessage(moveFileSchema) }
 func (moveFile) ReadOnly() bool          { return false }
+func (moveFile) Annotations() registry.Annotations {
+	return registry.Annotations{Destructive: true}
+}
 
 func (moveFile) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	var a struct {

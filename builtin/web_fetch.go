@@ -36,6 +36,9 @@ func (webFetch) Name() string            { return "web_fetch" }
 func (webFetch) Description() string     { return webFetchDescription }
 func (webFetch) Schema() json.RawMessage { return json.RawMessage(webFetchSchema) }
 func (webFetch) ReadOnly() bool          { return true }
+func (webFetch) Annotations() registry.Annotations {
+	return registry.Annotations{OpenWorld: true}
+}
 
 func (webFetch) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	var a struct {

@@ -31,6 +31,9 @@ func (writeFile) Name() string            { return "write_file" }
 func (writeFile) Description() string     { return writeFileDescription }
 func (writeFile) Schema() json.RawMessage { return json.RawMessage(writeFileSchema) }
 func (writeFile) ReadOnly() bool          { return false }
+func (writeFile) Annotations() registry.Annotations {
+	return registry.Annotations{Idempotent: true}
+}
 
 func (writeFile) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	var a struct {

@@ -19,17 +19,15 @@ const (
 
 // approvalMode is the server-level gate of a tool: the setting
 // agentls.approval.<tool>, else the default: read-only and built-in tools
-// allow, bash decides per command itself (it asks through Session.Ask),
-// any other tool (a plugin that writes) asks.
+// allow, a tool that asks per call itself (registry.Annotations.AsksPerCall:
+// bash's command policy) allows, any other tool (a plugin that writes)
+// asks.
 func approvalMode(st settings, reg *registry.Registry, name string) string {
 	if m, ok := st.Approval[name]; ok {
 		return m
 	}
-	if name == "bash" {
-		return "allow"
-	}
 	t, ok := reg.Get(name)
-	if !ok || t.ReadOnly() {
+	if !ok || t.ReadOnly() || registry.AnnotationsOf(t).AsksPerCall {
 		return "allow" // an unknown tool gets the registry's own error
 	}
 	if _, builtin := registry.LookupBuiltin(name); builtin {

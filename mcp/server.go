@@ -18,10 +18,6 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// destructive lists the built-ins whose effects cannot be undone by the
-// editor: MCP clients use the hint to ask the user more firmly.
-var destructive = map[string]bool{"delete_file": true, "move_file": true, "bash": true, "kill_shell": true}
-
 // A Server exposes one registry over MCP; every call runs in one workspace
 // session (one per MCP connection, so read-before-write is per connection).
 type Server struct {
@@ -88,11 +84,16 @@ func (s *Server) Sync() {
 	s.names = present
 }
 
+// toolOf is the MCP tool of sc, with the tool's annotations as hints (MCP
+// clients ask the user more firmly before a destructive call). The
+// destructive and idempotent hints mean something only for a tool that
+// writes; the open-world hint for every tool.
 func toolOf(sc registry.Schema) *sdk.Tool {
-	ann := &sdk.ToolAnnotations{ReadOnlyHint: sc.ReadOnly}
+	a := sc.Annotations
+	ann := &sdk.ToolAnnotations{ReadOnlyHint: sc.ReadOnly, OpenWorldHint: &a.OpenWorld}
 	if !sc.ReadOnly {
-		d := destructive[sc.Name]
-		ann.DestructiveHint = &d
+		ann.DestructiveHint = &a.Destructive
+		ann.IdempotentHint = a.Idempotent
 	}
 	return &sdk.Tool{
 		Name:        sc.Name,

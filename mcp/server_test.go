@@ -109,6 +109,27 @@ func TestStandaloneSession(t *testing.T) {
 	if d := byName["delete_file"].Annotations.DestructiveHint; d == nil || !*d {
 		t.Errorf("delete_file is not marked destructive")
 	}
+	// The other hints are the tools' own annotations.
+	for name, want := range map[string]registry.Annotations{
+		"bash":       {Destructive: true, OpenWorld: true},
+		"web_fetch":  {OpenWorld: true},
+		"write_file": {Idempotent: true},
+		"edit_file":  {},
+	} {
+		a := byName[name].Annotations
+		if got := a.OpenWorldHint != nil && *a.OpenWorldHint; got != want.OpenWorld {
+			t.Errorf("%s: openWorldHint %v, want %v", name, got, want.OpenWorld)
+		}
+		if a.ReadOnlyHint {
+			continue
+		}
+		if got := a.DestructiveHint != nil && *a.DestructiveHint; got != want.Destructive {
+			t.Errorf("%s: destructiveHint %v, want %v", name, got, want.Destructive)
+		}
+		if a.IdempotentHint != want.Idempotent {
+			t.Errorf("%s: idempotentHint %v, want %v", name, a.IdempotentHint, want.Idempotent)
+		}
+	}
 	// The input schema is the registry's canonical bytes.
 	reg, _ := registry.NewBuiltin()
 	for _, sc := range reg.Schemas() {

@@ -47,6 +47,9 @@ type Schema struct {
 	Description string          `json:"description"`
 	ReadOnly    bool            `json:"readOnly"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	// Annotations are the tool's (AnnotationsOf); not part of the tool
+	// list's JSON, which the contract locks.
+	Annotations Annotations `json:"-"`
 }
 
 // BatchCall is one call of RunBatch.
@@ -92,6 +95,7 @@ func newEntry(t Tool) (*entry, error) {
 			Description: t.Description(),
 			ReadOnly:    t.ReadOnly(),
 			InputSchema: canon,
+			Annotations: AnnotationsOf(t),
 		},
 		doc:      doc,
 		compiled: compiled,
