@@ -448,17 +448,27 @@ Without a file buffer, DIR defaults to `default-directory'."
               agentls--resync nil
               agentls--before nil)
         (push (current-buffer) (agentls--buffers conn))
-        (add-hook 'before-change-functions #'agentls--before-change nil t)
-        (add-hook 'after-change-functions #'agentls--after-change nil t)
-        (add-hook 'after-save-hook #'agentls--after-save nil t)
-        (add-hook 'kill-buffer-hook #'agentls--kill-buffer nil t)
-        (add-hook 'after-revert-hook #'agentls--after-revert nil t)
+        (agentls--add-hooks)
         (jsonrpc-notify conn :textDocument/didOpen
                         (list :textDocument
                               (list :uri agentls--uri
                                     :languageId (agentls--language-id)
                                     :version agentls--version
                                     :text (agentls--whole-text))))))))
+
+(defun agentls--add-hooks ()
+  "Follow the current buffer's changes, saves, reverts and its end."
+  (add-hook 'before-change-functions #'agentls--before-change nil t)
+  (add-hook 'after-change-functions #'agentls--after-change nil t)
+  (add-hook 'after-save-hook #'agentls--after-save nil t)
+  (add-hook 'kill-buffer-hook #'agentls--kill-buffer nil t)
+  (add-hook 'after-revert-hook #'agentls--after-revert nil t))
+
+(defun agentls--after-major-mode ()
+  "A new major mode dropped the buffer's local hooks: add them again.
+\(The buffer's state survives: its variables are permanent-local.)"
+  (when agentls--conn
+    (agentls--add-hooks)))
 
 (defun agentls--unmanage (&optional dead)
   "Stop synchronising the current buffer (DEAD: its server is gone)."
@@ -551,10 +561,6 @@ Without a file buffer, DIR defaults to `default-directory'."
   (when agentls--conn
     (setq agentls--resync t)
     (agentls--flush)))
-
-(dolist (f '(agentls--before-change agentls--after-change agentls--after-save
-             agentls--kill-buffer agentls--after-revert))
-  (put f 'permanent-local-hook t))
 
 (defun agentls--buffer-of (conn uri)
   "The buffer of CONN whose document is URI, if any."
@@ -978,9 +984,11 @@ every file buffer.  Turning it off stops the servers."
   (if agentls-mode
       (progn
         (add-hook 'find-file-hook #'agentls--find-file)
+        (add-hook 'after-change-major-mode-hook #'agentls--after-major-mode)
         (dolist (buf (buffer-list))
           (with-current-buffer buf (agentls--manage))))
     (remove-hook 'find-file-hook #'agentls--find-file)
+    (remove-hook 'after-change-major-mode-hook #'agentls--after-major-mode)
     (dolist (buf (buffer-list))
       (with-current-buffer buf (agentls--unmanage)))
     (agentls--stop-all)))

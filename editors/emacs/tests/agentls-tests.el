@@ -85,6 +85,110 @@
     (should (= (agentls--point '(:line 0 :character 99)) 5))
     (should (= (agentls--point '(:line 7 :character 0)) (point-max)))))
 
+;;;; Synchronisation
+
+(defun agentls-test--server-lines (rel)
+  "The lines of REL as the server's read_file shows them."
+  (let ((out (agentls-test--ok (agentls-test--call "read_file" :path rel)))
+        lines)
+    (dolist (line (split-string out "\n"))
+      (when (string-match "\\` *[0-9]+→\\(.*\\)\\'" line)
+        (push (match-string 1 line) lines)))
+    (nreverse lines)))
+
+(defun agentls-test--buffer-lines ()
+  (save-restriction
+    (widen)
+    (split-string (buffer-substring-no-properties (point-min) (point-max)) "\n" nil)))
+
+(ert-deftest agentls-random-edits-stay-in-sync ()
+  ;; Inserts, deletions and replacements with CJK, emoji, accents and
+  ;; newlines, some in a narrowed buffer: after each round the server's
+  ;; text is the buffer's, so every change carried the right UTF-16 range.
+  (agentls-test-with '(("s.txt" . "start 中文 😀 é\nline two\n")) nil
+    (with-current-buffer (agentls-test--open "s.txt")
+      (random "agentls")
+      (let ((pieces ["a" "中" "😀" "\n" "é" " " "👍🏽" "xyz" "\t" "文字"]))
+        (dotimes (_round 8)
+          (dotimes (_ 40)
+            (let* ((n (1+ (- (point-max) (point-min))))
+                   (a (+ (point-min) (random n)))
+                   (b (min (point-max) (+ a (random 4)))))
+              (pcase (random 4)
+                (0 (goto-char a) (insert (aref pieces (random (length pieces)))))
+                (1 (delete-region a b))
+                (2 (goto-char a) (delete-region a b)
+                   (insert (aref pieces (random (length pieces)))
+                           (aref pieces (random (length pieces)))))
+                (3 (save-restriction
+                     (narrow-to-region a b)
+                     (goto-char (point-max))
+                     (insert "😀\n中")
+                     (upcase-region (point-min) (point-max)))))))
+          (let ((buf-lines (agentls-test--buffer-lines))
+                (srv-lines (agentls-test--server-lines "s.txt")))
+            ;; read_file shows no line after the final newline.
+            (when (equal (car (last buf-lines)) "")
+              (setq buf-lines (butlast buf-lines)))
+            (should (equal srv-lines buf-lines))))))))
+
+(ert-deftest agentls-major-mode-change-keeps-sync ()
+  (agentls-test-with '(("m.txt" . "one\n")) nil
+    (with-current-buffer (agentls-test--open "m.txt")
+      (prog-mode)
+      (should agentls--conn)
+      (goto-char (point-max))
+      (insert "two\n")
+      (should (equal (agentls-test--server-lines "m.txt") '("one" "two"))))))
+
+(ert-deftest agentls-async-call-and-cancel ()
+  (agentls-test-with '(("a.txt" . "async text\n")) '(:clientConfirms t)
+    (agentls-test--open "a.txt")
+    (let* ((conn (agentls--ensure agentls-test-root))
+           (got nil)
+           (cancel (agentls-call-tool "read_file" '(:path "a.txt") :connection conn
+                                      :callback (lambda (r) (setq got r)))))
+      (should (functionp cancel))
+      (let ((deadline (+ (float-time) 30)))
+        (while (and (not got) (< (float-time) deadline))
+          (accept-process-output nil 0.1)))
+      (should (string-match-p "async text" (agentls-test--ok got)))
+      ;; A call cancelled while it runs ends with an error result.
+      (setq got nil)
+      (let ((cancel (agentls-call-tool "bash" '(:command "sleep 60") :connection conn
+                                       :callback (lambda (r) (setq got r)))))
+        (funcall cancel)
+        (let ((deadline (+ (float-time) 30)))
+          (while (and (not got) (< (float-time) deadline))
+            (accept-process-output nil 0.1)))
+        (agentls-test--error got)))))
+
+(ert-deftest agentls-move-and-delete-open-file ()
+  (agentls-test-with '(("a.txt" . "a\n") ("b.txt" . "b\n")) nil
+    (let ((a (agentls-test--open "a.txt"))
+          (b (agentls-test--open "b.txt")))
+      (agentls-test--ok (agentls-test--call "move_file" :source "a.txt" :destination "sub/c.txt"))
+      (should (buffer-live-p a))
+      (should (equal (buffer-file-name a) (agentls-test--path "sub/c.txt")))
+      (should (file-exists-p (agentls-test--path "sub/c.txt")))
+      (should (equal (buffer-local-value 'agentls--uri a)
+                     (agentls--path-to-uri (agentls-test--path "sub/c.txt"))))
+      (agentls-test--ok (agentls-test--call "delete_file" :path "b.txt"))
+      (should-not (buffer-live-p b))
+      (should-not (file-exists-p (agentls-test--path "b.txt"))))))
+
+(ert-deftest agentls-progress-in-mode-line ()
+  (agentls-test-with '(("a.txt" . "x\n")) nil
+    (with-current-buffer (agentls-test--open "a.txt")
+      (should (equal (agentls--mode-line) " agentls"))
+      (agentls--handle-notification agentls--conn '$/progress
+                                    '(:token "t1" :value (:kind "begin" :title "agentls: bash")))
+      (agentls--handle-notification agentls--conn '$/progress
+                                    '(:token "t1" :value (:kind "report" :message "line" :percentage 40)))
+      (should (equal (agentls--mode-line) " agentls[bash 40%]"))
+      (agentls--handle-notification agentls--conn '$/progress '(:token "t1" :value (:kind "end")))
+      (should (equal (agentls--mode-line) " agentls")))))
+
 ;;;; Scenarios
 
 (ert-deftest agentls-unsaved-text-read-at-once ()
