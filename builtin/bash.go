@@ -264,8 +264,16 @@ func namesDeniedFile(s *workspace.Session, an *shell.Analysis) (string, bool) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(s.WS.Root(), p)
 		}
-		if s.WS.Contains(p) && s.WS.Denied(p) {
-			return text, true
+		paths := []string{p}
+		if w.Glob {
+			if m, err := filepath.Glob(p); err == nil {
+				paths = append(paths, m...)
+			}
+		}
+		for _, p := range paths {
+			if s.WS.Contains(p) && s.WS.Denied(p) {
+				return text, true
+			}
 		}
 		return "", false
 	}

@@ -145,8 +145,10 @@ func TestBashSandboxOff(t *testing.T) {
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat .env"}, "declined", "secrets deny list")
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat " + filepath.Join(s.WS.Root(), ".env")}, "declined")
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat < .env"}, "declined")
-	if len(asked) != 3 {
-		t.Errorf("asked %d times, want 3: %q", len(asked), asked)
+	wantErr(t, ctx, "bash", map[string]any{"command": "cat .e*"}, "declined")
+	wantErr(t, ctx, "bash", map[string]any{"command": "cat {notes.txt,.env}"}, "declined")
+	if len(asked) != 5 {
+		t.Errorf("asked %d times, want 5: %q", len(asked), asked)
 	}
 }
 

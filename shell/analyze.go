@@ -490,15 +490,36 @@ func nestedScript(args []Word) (string, bool) {
 			parts = append(parts, a.Text)
 		}
 		return strings.Join(parts, " "), true
-	case "bash", "sh", "dash", "zsh", "ksh":
+	case "bash", "sh", "dash", "zsh", "ksh", "ash":
+		// Options come first (clusters, -o/-O NAME, --long); with -c among
+		// them, the first operand is the script: bash -o errexit -c 'x',
+		// bash -c -- 'x', bash -ec 'x'.
+		sawC := false
 		for i := 1; i < len(args); i++ {
 			a := args[i]
-			if a.Dynamic || !strings.HasPrefix(a.Text, "-") || a.Text == "-" || a.Text == "--" {
+			if a.Dynamic {
 				return "", false
 			}
-			if strings.Contains(a.Text[1:], "c") && !strings.HasPrefix(a.Text, "--") {
-				if i+1 < len(args) && !args[i+1].Dynamic {
+			t := a.Text
+			switch {
+			case t == "--" || t == "-":
+				if sawC && i+1 < len(args) && !args[i+1].Dynamic {
 					return args[i+1].Text, true
+				}
+				return "", false
+			case t == "-o" || t == "+o" || t == "-O" || t == "+O":
+				i++ // the option's name
+			case strings.HasPrefix(t, "--"):
+			case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+				if t[0] == '-' && strings.ContainsRune(t[1:], 'c') {
+					sawC = true
+				}
+				if last := t[len(t)-1]; last == 'o' || last == 'O' {
+					i++ // -eo pipefail
+				}
+			default:
+				if sawC {
+					return t, true
 				}
 				return "", false
 			}

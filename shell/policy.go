@@ -217,6 +217,16 @@ func (p *Policy) refusal(a *Analysis) (Decision, bool) {
 						return refuse("dd of=/dev/*", "%q", c.Text)
 					}
 				}
+			case name == "find" && findDeletes(args):
+				for _, t := range findStarts(args) {
+					if t.Dynamic {
+						continue // asked about in mustAsk
+					}
+					abs, ok := p.expand(cwd, t.Text)
+					if !ok || !p.inside(abs, false) {
+						return refuse("rm outside the workspace", "%q deletes under %s, outside the workspace %s", c.Text, t.Text, p.Root)
+					}
+				}
 			case name == "rm" || ((name == "chmod" || name == "chown" || name == "chgrp") && recursive(args)):
 				for _, t := range targets(name, args) {
 					if t.Dynamic {
@@ -245,7 +255,21 @@ func (p *Policy) refusal(a *Analysis) (Decision, bool) {
 func (p *Policy) mustAsk(a *Analysis) (Decision, bool) {
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		for _, lv := range levels(c.Args) {
+		lvs := levels(c.Args)
+		for j, lv := range lvs {
+			if len(lv) == 0 || lv[0].Dynamic {
+				continue
+			}
+			if lv[0].Text == "rm" && j > 0 && !lvs[j-1][0].Dynamic && lvs[j-1][0].Text == "xargs" {
+				return Decision{Verdict: Ask, Rule: "rm of paths read at run time",
+					Detail: fmt.Sprintf("%q removes the paths xargs reads", c.Text)}, true
+			}
+			if lv[0].Text == "find" && findDeletes(lv[1:]) {
+				return Decision{Verdict: Ask, Rule: "find that deletes",
+					Detail: fmt.Sprintf("%q deletes what it finds", c.Text)}, true
+			}
+		}
+		for _, lv := range lvs {
 			if len(lv) == 0 || lv[0].Dynamic || lv[0].Text != "rm" || !recursive(lv[1:]) {
 				continue
 			}
@@ -258,6 +282,57 @@ func (p *Policy) mustAsk(a *Analysis) (Decision, bool) {
 		}
 	}
 	return Decision{}, false
+}
+
+// findDeletes reports a find expression that deletes: -delete, or
+// -exec/-execdir/-ok/-okdir running rm, rmdir, unlink or shred.
+func findDeletes(args []Word) bool {
+	for i, a := range args {
+		if a.Dynamic {
+			continue
+		}
+		switch a.Text {
+		case "-delete":
+			return true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 < len(args) && !args[i+1].Dynamic {
+				switch path.Base(args[i+1].Text) {
+				case "rm", "rmdir", "unlink", "shred":
+					return true
+				}
+			}
+			if i+1 < len(args) && args[i+1].Dynamic {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// findStarts returns find's starting points: the operands before the
+// expression ("." when there are none).
+func findStarts(args []Word) []Word {
+	var out []Word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Dynamic {
+			if a.Text == "-H" || a.Text == "-L" || a.Text == "-P" || strings.HasPrefix(a.Text, "-O") {
+				continue
+			}
+			if a.Text == "-D" {
+				i++
+				continue
+			}
+			if strings.HasPrefix(a.Text, "-") || a.Text == "(" || a.Text == "!" {
+				break
+			}
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		out = append(out, Word{Text: "."})
+	}
+	return out
 }
 
 // chdir follows cd and pushd: the directory relative rm targets are resolved

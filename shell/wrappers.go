@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // wrapperValueOptions lists, for each command that runs another command
 // given in its arguments, the options that take a separate value. An entry
@@ -23,6 +26,7 @@ var wrapperValueOptions = map[string]map[string]bool{
 	"chrt":    nil,
 	"unshare": nil,
 	"strace":  {"-o": true, "-e": true, "-p": true, "-s": true},
+	"busybox": nil, "toybox": nil,
 }
 
 // unwrap returns the command run by a wrapper such as `timeout 5 cmd` or
@@ -91,9 +95,15 @@ func unwrap(args []Word) (inner []Word, wrapper string, ok bool) {
 // levels returns the command and every command it runs through wrappers:
 // `timeout 5 sudo rm x` gives the whole, `sudo rm x` and `rm x`. For git,
 // a form without global options is added (`git -C d push` → `git push`).
+//
+// Each level's command name is normalised as the deny rules see it: a path
+// becomes its base name (/bin/rm, ./rm → rm).
 func levels(args []Word) [][]Word {
 	var out [][]Word
 	for len(args) > 0 && len(out) < 16 {
+		if w := args[0]; !w.Dynamic && strings.Contains(w.Text, "/") && path.Base(w.Text) != "" {
+			args = append([]Word{{Text: path.Base(w.Text), Glob: w.Glob}}, args[1:]...)
+		}
 		out = append(out, args)
 		if !args[0].Dynamic && args[0].Text == "git" {
 			if sub, rest := gitSubcommandAny(args[1:]); sub != "" && len(rest)+2 != len(args) {
