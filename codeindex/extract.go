@@ -552,7 +552,7 @@ func clip(b []byte) string {
 
 // lineComment returns the comment marker that starts line, or "".
 func (l *Language) lineComment(line []byte) string {
-	for _, m := range l.comments {
+	for _, m := range l.syn.lineComments {
 		if bytes.HasPrefix(line, []byte(m)) {
 			if m == "#" && (bytes.HasPrefix(line, []byte("#!")) || bytes.HasPrefix(line, []byte("#["))) {
 				return ""

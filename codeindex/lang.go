@@ -35,9 +35,9 @@ type Language struct {
 	Extensions []string // with the dot
 	Query      string   // file name under queries/, shared by dialects (tsx uses its own)
 	grammar    func() *sitter.Language
-	comments   []string // line comment markers, longest first
+	syn        *syntax // comments, literals, bodies, imports (syntax.go)
 
-	// skeleton, when set, makes out the text to parse for a definitions-only
+	// skeleton (from syn, set by load), when set, makes out the text to parse for a definitions-only
 	// tree (function bodies left out) and how it maps to the file; false
 	// means the whole file.
 	skeleton func(out *skelOut, src []byte) bool
@@ -73,19 +73,19 @@ const (
 )
 
 var languages = []*Language{
-	{Name: "go", comments: []string{"//"}, skeleton: goSkeleton, maxDepth: 1, Extensions: []string{".go"}, Query: "go.scm", grammar: golang.GetLanguage},
-	{Name: "python", comments: []string{"#"}, capsConstants: true, Extensions: []string{".py", ".pyi"}, Query: "python.scm", grammar: python.GetLanguage},
-	{Name: "javascript", comments: []string{"//"}, Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Query: "javascript.scm", grammar: javascript.GetLanguage},
-	{Name: "typescript", comments: []string{"//"}, Extensions: []string{".ts", ".mts", ".cts"}, Query: "typescript.scm", grammar: typescript.GetLanguage},
-	{Name: "tsx", comments: []string{"//"}, Extensions: []string{".tsx"}, Query: "tsx.scm", grammar: tsx.GetLanguage},
-	{Name: "rust", comments: []string{"//"}, Extensions: []string{".rs"}, Query: "rust.scm", grammar: rust.GetLanguage},
-	{Name: "java", comments: []string{"//"}, Extensions: []string{".java"}, Query: "java.scm", grammar: java.GetLanguage},
-	{Name: "c", comments: []string{"//"}, Extensions: []string{".c", ".h"}, Query: "c.scm", grammar: c.GetLanguage},
-	{Name: "cpp", comments: []string{"//"}, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Query: "cpp.scm", grammar: cpp.GetLanguage},
-	{Name: "csharp", comments: []string{"//"}, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},
-	{Name: "ruby", comments: []string{"#"}, topMethodIsFunction: true, Extensions: []string{".rb", ".rake", ".gemspec"}, Query: "ruby.scm", grammar: ruby.GetLanguage},
-	{Name: "php", comments: []string{"//", "#"}, Extensions: []string{".php"}, Query: "php.scm", grammar: php.GetLanguage},
-	{Name: "lua", comments: []string{"--"}, capsConstants: true, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
+	{Name: "go", syn: goSyntax, maxDepth: 1, Extensions: []string{".go"}, Query: "go.scm", grammar: golang.GetLanguage},
+	{Name: "python", syn: pythonSyntax, capsConstants: true, Extensions: []string{".py", ".pyi"}, Query: "python.scm", grammar: python.GetLanguage},
+	{Name: "javascript", syn: jsSyntax, Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Query: "javascript.scm", grammar: javascript.GetLanguage},
+	{Name: "typescript", syn: tsSyntax, Extensions: []string{".ts", ".mts", ".cts"}, Query: "typescript.scm", grammar: typescript.GetLanguage},
+	{Name: "tsx", syn: tsxSyntax, Extensions: []string{".tsx"}, Query: "tsx.scm", grammar: tsx.GetLanguage},
+	{Name: "rust", syn: rustSyntax, Extensions: []string{".rs"}, Query: "rust.scm", grammar: rust.GetLanguage},
+	{Name: "java", syn: javaSyntax, Extensions: []string{".java"}, Query: "java.scm", grammar: java.GetLanguage},
+	{Name: "c", syn: cSyntax, Extensions: []string{".c", ".h"}, Query: "c.scm", grammar: c.GetLanguage},
+	{Name: "cpp", syn: cppSyntax, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Query: "cpp.scm", grammar: cpp.GetLanguage},
+	{Name: "csharp", syn: csharpSyntax, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},
+	{Name: "ruby", syn: rubySyntax, topMethodIsFunction: true, Extensions: []string{".rb", ".rake", ".gemspec"}, Query: "ruby.scm", grammar: ruby.GetLanguage},
+	{Name: "php", syn: phpSyntax, Extensions: []string{".php"}, Query: "php.scm", grammar: php.GetLanguage},
+	{Name: "lua", syn: luaSyntax, capsConstants: true, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
 }
 
 var byExt = func() map[string]*Language {
@@ -133,6 +133,7 @@ func (l *Language) load() error {
 			return
 		}
 		l.lang = l.grammar()
+		l.skeleton = l.syn.skeleton()
 		if l.defs, err = sitter.NewQuery(defSrc, l.lang); err != nil {
 			l.err = fmt.Errorf("definitions query of %s: %w", l.Name, err)
 			return

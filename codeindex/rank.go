@@ -347,7 +347,7 @@ func (l *Language) family() string {
 // whether it follows a selector (., ->, ::, :) and, after a '.', the
 // identifier before it (x in x.name).
 func scanIdents(l *Language, src []byte, fn func(id, qual []byte, selector bool)) {
-	block := l.comments[0] == "//"
+	block := l.syn.blockComment[0] == "/*"
 	for off := 0; off < len(src); {
 		c := src[off]
 		switch {

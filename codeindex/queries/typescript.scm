@@ -12,10 +12,15 @@
 (module name: (identifier) @name) @definition.module
 
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
-(method_signature name: (property_identifier) @name) @definition.method
+; Members of interfaces and of object types that a type alias names; the
+; members of anonymous type literals (in parameters, return types) are not
+; definitions.
+(interface_body (method_signature name: (property_identifier) @name) @definition.method)
+(type_alias_declaration value: (object_type (method_signature name: (property_identifier) @name) @definition.method))
 (abstract_method_signature name: (property_identifier) @name) @definition.method
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field
-(property_signature name: (property_identifier) @name) @definition.field
+(interface_body (property_signature name: (property_identifier) @name) @definition.field)
+(type_alias_declaration value: (object_type (property_signature name: (property_identifier) @name) @definition.field))
 (enum_body (property_identifier) @name @definition.constant)
 (enum_assignment name: (property_identifier) @name) @definition.constant
 

@@ -1,0 +1,283 @@
+package codeindex
+
+import sitter "github.com/smacker/go-tree-sitter"
+
+// bracketSkeleton makes out the text of a file of a language that
+// delimits bodies with braces (C, C++, Java, C#, JavaScript, TypeScript,
+// Rust, PHP) for a definitions-only parse: it leaves out comments and the
+// contents of every brace that cannot hold a definition (function and
+// method bodies, initializers, object literals, large array literals),
+// keeping the braces, and keeps the braces that can (class, struct, enum,
+// interface, namespace, impl, trait and module bodies, anonymous classes,
+// object literals that define methods, and any body that holds a
+// definition: a class in a function, a named function in a function).
+// It returns false, meaning "parse everything", when the lexer cannot read
+// the file or its brackets do not balance.
+func bracketSkeleton(sx *syntax) func(out *skelOut, src []byte) bool {
+	return func(out *skelOut, src []byte) bool {
+		out.reset()
+		b := bskel{skeleton: skeleton{src: src, out: out}, lx: lexer{sx: sx, src: src}, sx: sx}
+		end, _ := b.block(0, 0, true)
+		if b.fail || end != len(src) || b.cuts == 0 {
+			return false
+		}
+		b.cut(len(src), len(src))
+		return true
+	}
+}
+
+type bskel struct {
+	skeleton
+	lx   lexer
+	sx   *syntax
+	fail bool
+}
+
+// group is an open or the last closed parenthesis of a block: the word
+// before it (a function's or a control statement's) and the token before
+// that.
+type group struct {
+	name       string
+	before     byte // token class (see block) before the name
+	beforeWord string
+	afterEq    bool // it opens right after '=' (or '= async')
+	isNew      bool // it follows `new T` (Java: then a brace opens an anonymous class)
+	paren      int  // the depth it opened at
+}
+
+// minLiteral is the least size of an array literal worth leaving out.
+const minLiteral = 64
+
+// block reads from off to the bracket closer that ends the block (none
+// at the top; inContainer: the block holds definitions) and returns its offset and whether the block holds a
+// definition (then its contents stay). Token classes: 'i' identifier or
+// keyword, 'o' other operand (number, string), 'A' arrow, else the byte of
+// punctuation.
+func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs bool) {
+	src, sx := b.src, b.sx
+	var (
+		prev, prev2         byte = ';', ';'
+		prevWord, prev2Word string
+		head                uint8 // keyword flags of this statement, outside parentheses
+		headBlocked         bool  // an '=' after its container keyword
+		paren               int
+		groups              []group
+		last                group // the last closed group
+		pendingFunc         bool  // after `function`: a name makes it a definition
+		pendingNew          bool  // after `new`, until a parenthesis
+		funcFirst           bool  // the head's first container or function keyword is a function's
+		typedReturn         bool  // a ':' right after the last group (a TypeScript return type)
+		genericEq           bool  // '<' right after '=' (a generic arrow function)
+		tokN                int
+		eqTok, eqParen      = -10, -1
+	)
+	push := func(class byte, word string) {
+		prev2, prev2Word = prev, prevWord
+		prev, prevWord = class, word
+		tokN++
+	}
+	for off < len(src) {
+		k, e := b.lx.next(off)
+		switch k {
+		case tSpace:
+			off = e
+			continue
+		case tComment:
+			if b.lx.inner[1] > b.lx.inner[0] {
+				b.cut(b.lx.inner[0], b.lx.inner[1])
+			}
+			off = e
+			continue
+		case tDirective:
+			if b.lx.define {
+				defs = true
+			}
+			off = e
+			continue
+		case tBad, tEOF:
+			b.fail = true
+			return off, defs
+		case tString, tNumber:
+			pendingFunc = false
+			push('o', "")
+			off = e
+			continue
+		case tIdent:
+			word := string(src[off:e])
+			f := sx.kw[word]
+			if pendingFunc {
+				defs = true // function name
+				pendingFunc = false
+			}
+			if f&kwDef != 0 {
+				defs = true
+			}
+			if word == "new" {
+				pendingNew = true
+			}
+			if f&kwFunc != 0 {
+				if sx.assignFuncs && (prev == '=' || prevWord == "async" && prev2 == '=') {
+					defs = true
+				}
+				pendingFunc = f&kwDef == 0
+			}
+			if paren == 0 && f&(kwContainer|kwFunc) != 0 {
+				if f&kwContainer != 0 {
+					headBlocked = false
+				}
+				if head&(kwContainer|kwFunc) == 0 {
+					funcFirst = f&kwFunc != 0
+				}
+				head |= f
+			}
+			push('i', word)
+			off = e
+			continue
+		}
+		c := src[off]
+		if e-off == 2 { // an arrow
+			if c == '=' && sx.assignFuncs && (last.afterEq && last.paren == paren ||
+				paren == eqParen && (tokN == eqTok+2 || tokN == eqTok+3 && prev2Word == "async")) {
+				defs = true
+			}
+			pendingFunc = false
+			push('A', "")
+			off = e
+			continue
+		}
+		if c != '*' && c != '&' {
+			pendingFunc = false
+		}
+		switch c {
+		case '{':
+			container := false
+			switch {
+			case paren == 0 && head&kwFunc != 0 && (funcFirst || head&kwAny == 0):
+			case paren == 0 && head&kwContainer != 0 && (head&kwAny != 0 || !headBlocked && (prev == 'i' || prev == '>' || prev == 'o')):
+				container = true
+			case sx.identBrace && inContainer && paren == 0 && prev == 'i' && sx.kw[prevWord]&kwControl == 0:
+				container = true
+			case sx.anonClass && prev == ')' && (last.isNew || last.name != "" && sx.kw[last.name]&kwControl == 0 &&
+				(last.before == ',' || last.before == '{' || last.before == ';' || last.before == '}')):
+				// new T(...) { opens an anonymous class, A(...) { an enum constant body
+				container = true
+			}
+			if sx.methods && (prev == ')' || typedReturn) && last.name != "" && sx.kw[last.name]&(kwControl|kwFunc) == 0 {
+				defs = true // name(...) { in an object literal
+			}
+			typedReturn = false
+			snap := b.save()
+			close, inner := b.block(e, '}', container)
+			if b.fail {
+				return close, defs
+			}
+			if container || inner {
+				defs = true
+			} else if close > e {
+				b.restore(snap)
+				b.cut(e, close)
+			}
+			off = close + 1
+			b.lx.operand = true
+			if paren == 0 {
+				head, headBlocked = 0, false
+			}
+			push('}', "")
+			continue
+		case '}', ']', ')':
+			if c == closer && paren == 0 {
+				return off, defs
+			}
+			if c == '}' || paren == 0 {
+				b.fail = true
+				return off, defs
+			}
+			paren--
+			last = groups[len(groups)-1]
+			groups = groups[:len(groups)-1]
+		case '(', '[':
+			if c == '[' && prev == '=' && sx.body == bodyBrackets {
+				// An array literal: left out when large and empty of definitions.
+				snap := b.save()
+				close, inner := b.block(e, ']', false)
+				if b.fail {
+					return close, defs
+				}
+				if inner {
+					defs = true
+				} else if close-e >= minLiteral {
+					b.restore(snap)
+					b.cut(e, close)
+				}
+				off = close + 1
+				b.lx.operand = true
+				push(']', "")
+				continue
+			}
+			g := group{before: prev2, beforeWord: prev2Word, paren: paren}
+			if prev == 'i' {
+				g.name = prevWord
+			}
+			g.afterEq = tokN == eqTok+1 || tokN == eqTok+2 && prevWord == "async" || prev == '>' && genericEq
+			if c == '(' {
+				g.isNew, pendingNew = pendingNew, false
+			}
+			groups = append(groups, g)
+			paren++
+		case ':':
+			typedReturn = prev == ')'
+		case '<':
+			genericEq = tokN == eqTok+1
+		case ';':
+			pendingNew, typedReturn = false, false
+			if paren == 0 {
+				head, headBlocked = 0, false
+			}
+		case '=':
+			if e < len(src) && src[e] == '=' {
+				break
+			}
+			switch prev {
+			case '=', '!', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '?', ':':
+				if tokN > 0 && src[off-1] == prev { // ==, !=, <=, +=…
+					push('o', "")
+					off = e
+					continue
+				}
+			}
+			eqTok, eqParen = tokN, paren
+			if paren == 0 && head&kwContainer != 0 {
+				headBlocked = true
+			}
+		}
+		push(c, "")
+		off = e
+	}
+	if closer != 0 {
+		b.fail = true
+	}
+	return len(src), defs
+}
+
+// skelSnap is the state of a skeleton, to go back to when a block read
+// piece by piece turns out to be one to leave out whole.
+type skelSnap struct {
+	buf, segs, fixes   int
+	crow, ccol         uint32
+	from               int
+	fromPt             sitter.Point
+	rowOff, row, lineS int
+	cuts               int
+}
+
+func (s *skeleton) save() skelSnap {
+	return skelSnap{len(s.out.buf), len(s.out.segs), len(s.out.fixes), s.out.crow, s.out.ccol, s.from, s.fromPt, s.rowOff, s.row, s.lineS, s.cuts}
+}
+
+func (s *skeleton) restore(p skelSnap) {
+	s.out.buf, s.out.segs, s.out.fixes = s.out.buf[:p.buf], s.out.segs[:p.segs], s.out.fixes[:p.fixes]
+	s.out.crow, s.out.ccol = p.crow, p.ccol
+	s.from, s.fromPt = p.from, p.fromPt
+	s.rowOff, s.row, s.lineS = p.rowOff, p.row, p.lineS
+	s.cuts = p.cuts
+}

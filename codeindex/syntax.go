@@ -1,0 +1,159 @@
+package codeindex
+
+// A syntax is what the index knows of a language's surface, apart from its
+// grammar: the lexer (lexer.go) reads comments and literals by it, and the
+// skeleton (skeleton*.go), the identifier scan, the doc-comment lookup and
+// the import scan all go through that one lexer.
+type syntax struct {
+	family       string    // languages whose files use each other's definitions
+	lineComments []string  // longest first
+	blockComment [2]string // "" when the language has none
+	nested       bool      // block comments nest (Rust)
+	quotes       string    // string and character quotes, backslash escapes
+	multiline    bool      // a quoted string may span lines (else a newline ends a malformed one)
+	backtick     byte      // '`' strings: 'r' raw (Go), 't' templates with ${} (JavaScript)
+	triple       bool      // """ strings (Python: and '''; Java text blocks, C# raw strings)
+	verbatim     bool      // C#: @"..." without escapes, "" for a quote
+	rawPrefix    bool      // Rust r#"..."#, C++ R"d(...)d"
+	lifetimes    bool      // Rust: ' starts a lifetime unless it is a character literal
+	longBrackets bool      // Lua: [[...]], [==[...]==] strings and --[[...]] comments
+	regex        bool      // a / where an operand is expected starts a regular expression
+	jsx          bool      // a < where an operand is expected may start JSX (the skeleton gives up)
+	preproc      bool      // C, C++: # lines are directives
+	heredoc      bool      // PHP: <<<ID ... ID
+	hashAttr     bool      // "#[" starts an attribute, not a comment (PHP 8)
+
+	body bodyRule
+	// containers are keywords whose braces hold definitions (class,
+	// namespace, impl…); funcs keywords that open a function (its braces
+	// are a body); defs keywords that define something wherever they stand
+	// (a body holding one keeps its contents).
+	containers, funcs, defs []string
+	// anyContainer: these container keywords hold definitions even after a
+	// parameter list or an '=' (Java records, C# primary constructors,
+	// TypeScript type literals).
+	anyContainer []string
+	// identBrace: in a block that holds definitions, a brace right after
+	// an identifier holds definitions too (C# property accessors, Rust
+	// struct variants, Java enum constants with a body).
+	identBrace bool
+	// anonClass: `new T(...) {` opens a class body (Java).
+	anonClass bool
+	// methods: `name(...) {` defines a method wherever it stands (object
+	// literals of JavaScript).
+	methods bool
+	// assignFuncs: `= function` and `= (...) =>` define the name assigned.
+	assignFuncs bool
+
+	// goImports, when set, reads the imports of a file by the name they
+	// are used with.
+	imports func(src []byte) map[string]string
+	// testData: the language keeps fixtures under testdata/ (Go), which
+	// define names they do not own.
+	testData bool
+
+	kw map[string]uint8 // containers, funcs and defs by word (see kwOf)
+}
+
+// bodyRule is how a language delimits the bodies its skeleton leaves out.
+type bodyRule uint8
+
+const (
+	bodyNone     bodyRule = iota // no skeleton: the whole file is parsed
+	bodyGo                       // goSkeleton
+	bodyBrackets                 // braces (bracketSkeleton)
+	bodyIndent                   // indentation (pythonSkeleton)
+	bodyEnd                      // keywords closed by `end` (luaSkeleton)
+)
+
+const (
+	kwContainer = 1 << iota
+	kwFunc
+	kwDef
+	kwAny
+	kwControl // if, for, while…: `kw (...) {` is a statement
+	kwOperator
+)
+
+// control words before a parenthesis that make `(...) {` a statement, not
+// a method, and words after which an operand is expected (a '/' there
+// starts a regular expression).
+var controlWords = []string{"if", "try", "for", "while", "switch", "catch", "with", "foreach", "elseif", "synchronized", "using", "lock", "fixed", "match", "return", "typeof", "instanceof", "new", "delete", "void", "throw", "case", "do", "else", "in", "of", "yield", "await"}
+
+func (sx *syntax) init() {
+	sx.kw = make(map[string]uint8)
+	for _, w := range sx.containers {
+		sx.kw[w] |= kwContainer
+	}
+	for _, w := range sx.anyContainer {
+		sx.kw[w] |= kwContainer | kwAny
+	}
+	for _, w := range sx.funcs {
+		sx.kw[w] |= kwFunc
+	}
+	for _, w := range sx.defs {
+		sx.kw[w] |= kwDef
+	}
+	for _, w := range controlWords {
+		sx.kw[w] |= kwControl
+	}
+}
+
+var cLike = syntax{lineComments: []string{"//"}, blockComment: [2]string{"/*", "*/"}, quotes: `"'`}
+
+// mk makes a syntax ready for the lexer.
+func mk(s syntax) *syntax {
+	s.init()
+	return &s
+}
+
+// withC is mk with C's comments and quotes where s names none.
+func withC(s syntax) *syntax {
+	if s.lineComments == nil {
+		s.lineComments = cLike.lineComments
+	}
+	if s.blockComment[0] == "" {
+		s.blockComment = cLike.blockComment
+	}
+	if s.quotes == "" {
+		s.quotes = cLike.quotes
+	}
+	return mk(s)
+}
+
+var (
+	goSyntax = withC(syntax{family: "go", backtick: 'r', body: bodyGo, imports: goImports, testData: true})
+	cSyntax  = withC(syntax{family: "c", preproc: true, body: bodyBrackets,
+		containers: []string{"struct", "union", "enum"}, defs: []string{"typedef"}})
+	cppSyntax = withC(syntax{family: "c", preproc: true, rawPrefix: true, body: bodyBrackets,
+		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
+	javaSyntax = withC(syntax{family: "java", triple: true, body: bodyBrackets, anonClass: true, identBrace: true,
+		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
+	csharpSyntax = withC(syntax{family: "csharp", triple: true, verbatim: true, body: bodyBrackets, identBrace: true,
+		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}})
+	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, methods: true, assignFuncs: true,
+		containers: []string{"class"}, funcs: []string{"function"}})
+	tsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, body: bodyBrackets, methods: true, assignFuncs: true,
+		containers: []string{"namespace", "module", "declare", "global"}, anyContainer: []string{"class", "interface", "enum", "type"},
+		funcs: []string{"function"}, defs: []string{"abstract"}})
+	tsxSyntax  = func() *syntax { s := *tsSyntax; s.jsx = true; return &s }()
+	rustSyntax = withC(syntax{family: "rust", nested: true, multiline: true, rawPrefix: true, lifetimes: true, body: bodyBrackets, identBrace: true,
+		anyContainer: []string{"struct", "union", "enum", "trait", "impl", "mod", "extern"}, funcs: []string{"fn"},
+		defs: []string{"fn", "const", "static", "type", "macro_rules", "struct", "enum", "union", "trait", "mod"}})
+	phpSyntax = withC(syntax{family: "php", lineComments: []string{"//", "#"}, multiline: true, heredoc: true, hashAttr: true, body: bodyBrackets,
+		containers: []string{"class", "interface", "trait", "enum", "namespace"}, funcs: []string{"function"}, defs: []string{"const"}})
+	pythonSyntax = mk(syntax{family: "python", lineComments: []string{"#"}, quotes: `"'`, triple: true, body: bodyIndent, defs: []string{"def", "class"}})
+	rubySyntax   = mk(syntax{family: "ruby", lineComments: []string{"#"}, quotes: `"'`, multiline: true})
+	luaSyntax    = mk(syntax{family: "lua", lineComments: []string{"--"}, quotes: `"'`, longBrackets: true, body: bodyEnd, funcs: []string{"function"}})
+)
+
+// skeleton returns the skeleton maker of the body rule, or nil.
+func (sx *syntax) skeleton() func(out *skelOut, src []byte) bool {
+	switch sx.body {
+	case bodyGo:
+		return goSkeleton
+	case bodyBrackets:
+		return bracketSkeleton(sx)
+	}
+	return nil
+}
