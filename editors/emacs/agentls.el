@@ -130,7 +130,9 @@ Long enough for any bash command the server lets run (at most 600 s)."
    (later :initform nil :accessor agentls--later
           :documentation "A request handler's answer to compute later.")
    (info :initform nil :accessor agentls--info
-         :documentation "The server's initialize result."))
+         :documentation "The server's initialize result.")
+   (settings-applied :initform 0 :accessor agentls--settings-applied
+                     :documentation "How many times the server applied settings."))
   :documentation "A connection to one agentls server.")
 
 (defvar agentls--connections (make-hash-table :test #'equal)
@@ -214,10 +216,21 @@ file opened there does not try again.  `agentls-mode' clears it.")
                  :timeout agentls-request-timeout))
           (jsonrpc-notify conn :initialized (make-hash-table))
           (puthash root conn agentls--connections)
+          (agentls--manage-root root)
           conn)
       (error
        (ignore-errors (delete-process (jsonrpc--process conn)))
        (signal (car err) (cdr err))))))
+
+(defun agentls--manage-root (root)
+  "Synchronise the file buffers of ROOT that are not (a server restarted)."
+  (when (bound-and-true-p agentls-mode)
+    (dolist (buf (buffer-list))
+      (with-current-buffer buf
+        (when (and (agentls--wanted-p)
+                   (equal (funcall agentls-root-function (file-truename buffer-file-name))
+                          root))
+          (agentls--manage))))))
 
 (defun agentls--ensure (root)
   "The live connection of ROOT, started when there is none."
@@ -335,6 +348,9 @@ Without a file buffer, DIR defaults to `default-directory'."
     ('$/progress (agentls--progress-update conn params))
     ('window/showMessage
      (message "agentls: %s" (plist-get params :message)))
+    ('window/logMessage
+     (when (string-prefix-p "agentls: settings applied" (or (plist-get params :message) ""))
+       (cl-incf (agentls--settings-applied conn))))
     (_ nil)))
 
 (defun agentls--ask (params)
@@ -440,7 +456,8 @@ Without a file buffer, DIR defaults to `default-directory'."
                      (agentls--ensure root)
                    (error (message "agentls: %s" (error-message-string err))
                           nil))))
-      (when conn
+      ;; A server started just now has taken the buffer already.
+      (when (and conn (not agentls--conn))
         (setq agentls--conn conn
               agentls--uri (agentls--path-to-uri file)
               agentls--version 0

@@ -189,6 +189,68 @@
       (agentls--handle-notification agentls--conn '$/progress '(:token "t1" :value (:kind "end")))
       (should (equal (agentls--mode-line) " agentls")))))
 
+;;;; Commands, settings, restarts
+
+(ert-deftest agentls-commands ()
+  (agentls-test-with '(("a.txt" . "command text\n")) nil
+    (with-current-buffer (agentls-test--open "a.txt")
+      (agentls-status)
+      (with-current-buffer "*agentls status*"
+        (should (string-match-p (regexp-quote agentls-test-root) (buffer-string)))
+        (should (string-match-p "1 buffers: a.txt" (buffer-string))))
+      (call-interactively #'agentls-tools)
+      (with-current-buffer "*agentls tools*"
+        (should (string-match-p "^read_file  (read-only)" (buffer-string)))
+        (should (string-match-p "^bash  (may change things)" (buffer-string))))
+      (when (get-buffer "*agentls result*") (kill-buffer "*agentls result*"))
+      (agentls-call "read_file" "{\"path\": \"a.txt\"}")
+      (let ((deadline (+ (float-time) 30)))
+        (while (and (not (get-buffer "*agentls result*")) (< (float-time) deadline))
+          (accept-process-output nil 0.1)))
+      (with-current-buffer "*agentls result*"
+        (should (string-match-p "command text" (buffer-string))))
+      (should-error (agentls-call "read_file" "[1]") :type 'user-error)
+      (should-error (agentls-call "read_file" "{bad") :type 'user-error))))
+
+(ert-deftest agentls-settings-change-reaches-server ()
+  (agentls-test-with '(("a.txt" . "x\n")) '(:approval (:write_file "allow"))
+    (agentls-test--open "a.txt")
+    (let* ((conn (agentls--ensure agentls-test-root))
+           (applied nil))
+      ;; The server applies the initialization options, then what it
+      ;; pulls after initialized: both are in force before the change, so
+      ;; the next application is the change's.
+      (let ((deadline (+ (float-time) 30)))
+        (while (and (< (agentls--settings-applied conn) 2) (< (float-time) deadline))
+          (accept-process-output nil 0.1)))
+      (setq applied (agentls--settings-applied conn))
+      (should (= applied 2))
+      (agentls-test--ok (agentls-test--call "write_file" :path "one.txt" :content "1\n"))
+      (customize-set-variable 'agentls-settings '(:approval (:write_file "deny")))
+      (let ((deadline (+ (float-time) 30)))
+        (while (and (= applied (agentls--settings-applied conn)) (< (float-time) deadline))
+          (accept-process-output nil 0.1)))
+      (should (> (agentls--settings-applied conn) applied))
+      (agentls-test--error (agentls-test--call "write_file" :path "two.txt" :content "2\n"))
+      (should-not (file-exists-p (agentls-test--path "two.txt"))))))
+
+(ert-deftest agentls-server-restart-resyncs-buffers ()
+  (agentls-test-with '(("a.txt" . "disk\n")) nil
+    (with-current-buffer (agentls-test--open "a.txt")
+      (let ((old agentls--conn))
+        (goto-char (point-max))
+        (insert "unsaved\n")
+        ;; The server dies.
+        (delete-process (jsonrpc--process old))
+        (let ((deadline (+ (float-time) 10)))
+          (while (and agentls--conn (< (float-time) deadline))
+            (accept-process-output nil 0.1)))
+        (should-not agentls--conn)
+        ;; The next call starts a new one, which gets the open buffers.
+        (should (equal (agentls-test--server-lines "a.txt") '("disk" "unsaved")))
+        (should agentls--conn)
+        (should-not (eq agentls--conn old))))))
+
 ;;;; Scenarios
 
 (ert-deftest agentls-unsaved-text-read-at-once ()
