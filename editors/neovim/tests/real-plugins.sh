@@ -61,9 +61,12 @@ home=$tmp/home
 mkdir -p "$home"
 failed=0
 for target in $targets; do
-  # shellcheck disable=SC2086 # deps is a list of absolute paths without spaces
+  more=""
+  # lazy.nvim also installs the codecompanion checkout given, with the documented spec
+  [ -d "$target/lua/lazy" ] && more=$targets
+  # shellcheck disable=SC2086 # deps and more are lists of absolute paths without spaces
   (cd "$plugin" && HOME=$home XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data \
     XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache \
-    timeout 600 "$nvim" --clean --headless -l tests/real_plugins.lua "$target" $deps) || failed=1
+    timeout 600 "$nvim" --clean --headless -l tests/real_plugins.lua "$target" $deps $more) || failed=1
 done
 exit $failed

@@ -482,20 +482,45 @@ end
 -- lazy.nvim: the documented spec installs this repository (cloned from its own checkout instead
 -- of GitHub), builds the binary and loads the plugin
 
-local function lazy_check(dir)
+---@param dir string the lazy.nvim checkout
+---@param others table<string, string> other checkouts given: codecompanion, plenary
+local function lazy_check(dir, others)
   local repo = vim.fs.dirname(vim.fs.dirname(plugin_root))
   local text = table.concat(vim.fn.readfile(plugin_root .. '/doc/agentls.txt'), '\n')
   local from = assert(text:find('*agentls-lazy*', 1, true))
   local code = assert(text:sub(from):match('>lua\n(.-)\n<\n'), 'the spec in doc/agentls.txt')
   local spec = assert(loadstring('return ' .. code))()
-  spec.url = repo -- the commit checked out here, not GitHub's
+  local specs = { spec }
   local root = vim.fs.normalize(vim.fn.resolve(vim.fn.tempname()))
   tmp_dirs[#tmp_dirs + 1] = root
+  -- lazy.nvim clones 'owner/name' from git.url_format: here a folder of links to the checkouts
+  -- given (and to this repository, whose committed state is what gets installed), not GitHub
+  local mirror = root .. '/mirror'
+  local function mirrored(name, target)
+    vim.fn.mkdir(vim.fs.dirname(mirror .. '/' .. name), 'p')
+    assert(vim.uv.fs_symlink(target, mirror .. '/' .. name))
+  end
+  mirrored('agentls/agentls', repo)
+  -- with codecompanion (0.11+): the documented codecompanion spec, from the checkouts given
+  local cc = vim.fn.has('nvim-0.11') == 1 and others.codecompanion and others.plenary
+  if cc then
+    local from_cc = assert(text:find('*agentls-codecompanion*', 1, true))
+    local cc_code
+    for block in text:sub(from_cc):gmatch('>lua\n(.-)\n<\n') do
+      if block:find("'olimorris/codecompanion.nvim'", 1, true) then
+        cc_code = cc_code or block
+      end
+    end
+    specs[#specs + 1] = assert(loadstring('return ' .. assert(cc_code, 'the codecompanion lazy.nvim spec')))()
+    mirrored('olimorris/codecompanion.nvim', others.codecompanion)
+    mirrored('nvim-lua/plenary.nvim', others.plenary)
+  end
   local name = 'lazy.nvim ' .. describe(dir)
   step(name .. ': installs, builds and loads the documented spec', function()
-    require('lazy').setup({ spec }, {
+    require('lazy').setup(specs, {
       root = root .. '/plugins',
       lockfile = root .. '/lazy-lock.json',
+      git = { url_format = mirror .. '/%s' },
       install = { missing = true },
       checker = { enabled = false },
       change_detection = { enabled = false },
@@ -517,6 +542,15 @@ local function lazy_check(dir)
     local r = require('agentls').call_sync('read_file', { path = 'hello.txt' })
     contains(r and r.content, 'hello from lazy', 'read_file through the built server')
   end)
+  if cc then
+    step(name .. ': with codecompanion ' .. describe(others.codecompanion) .. ', the documented spec', function()
+      local tools = require('codecompanion.config').interactions.chat.tools
+      truthy(tools.agentls_read_file and tools.agentls_edit_file, 'agentls tools in the codecompanion config')
+      eq('function', type(tools.agentls_read_file.callback), 'as function callbacks')
+      truthy(vim.tbl_contains(tools.groups.agentls.tools, 'agentls_edit_file'), 'the agentls group')
+      truthy(tools.read_file.path, "codecompanion's own read_file kept its module")
+    end)
+  end
 end
 
 ------------------------------------------------------------------------------------------------
@@ -531,9 +565,9 @@ local found = {}
 for _, dir in ipairs(dirs) do
   dir = vim.fs.normalize(vim.fn.fnamemodify(dir, ':p')):gsub('/$', '')
   vim.opt.runtimepath:append(dir)
-  for _, name in ipairs({ 'codecompanion', 'avante', 'lazy' }) do
+  for _, name in ipairs({ 'codecompanion', 'avante', 'lazy', 'plenary' }) do
     if vim.fn.isdirectory(dir .. '/lua/' .. name) == 1 then
-      found[name] = dir
+      found[name] = found[name] or dir -- the first given
     end
   end
   if vim.fn.isdirectory(dir .. '/lua/plenary') == 1 then
@@ -547,9 +581,14 @@ if not found.codecompanion and not found.avante and not found.lazy then
   os.exit(2)
 end
 if found.lazy then
-  -- lazy.nvim alone: the spec must find everything itself, from a runtimepath without this plugin
-  vim.opt.runtimepath:remove(plugin_root)
-  lazy_check(found.lazy)
+  -- lazy.nvim alone on the runtimepath: the specs must find everything themselves
+  for _, dir in ipairs(vim.list_extend({ plugin_root }, dirs)) do
+    local d = vim.fs.normalize(vim.fn.fnamemodify(dir, ':p')):gsub('/$', '')
+    if d ~= found.lazy then
+      vim.opt.runtimepath:remove(d)
+    end
+  end
+  lazy_check(found.lazy, found)
   found = {}
 end
 

@@ -192,11 +192,14 @@ function M.run(driver, t)
         vim.ui.select = function(items, _, cb) -- agentls's own prompt, if bash asks: allow
           cb(items[1], 1)
         end
-        local function running()
+        local function running() -- the command or anything around it (a shell, a sandbox)
           return #vim.fn.systemlist({ 'pgrep', '-f', command }) > 0
         end
+        local function started() -- the command itself
+          return #vim.fn.systemlist({ 'pgrep', '-f', '^' .. command:gsub('%.', '\\.') .. '$' }) > 0
+        end
         local stops = driver.stops and #driver.stops
-        local ok, answers = pcall(driver.turn, calls, decide_with({}), running)
+        local ok, answers = pcall(driver.turn, calls, decide_with({}), started)
         vim.ui.select = real_select
         assert(ok, answers)
         if driver.kind == 'avante' then
