@@ -121,6 +121,10 @@ type Listener struct {
 	resolve Resolver
 	log     *slog.Logger
 
+	// ctx ends every attached connection's calls when the session closes.
+	ctx    context.Context
+	cancel context.CancelFunc
+
 	mu     sync.Mutex
 	closed bool
 	wg     sync.WaitGroup
@@ -158,7 +162,10 @@ func Listen(folders []string, version string, resolve Resolver, log *slog.Logger
 		ln.Close()
 		return nil, fmt.Errorf("session socket: %w", err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
 	l := &Listener{
+		ctx:     ctx,
+		cancel:  cancel,
 		ln:      ln,
 		resolve: resolve,
 		log:     log,
@@ -170,6 +177,7 @@ func Listen(folders []string, version string, resolve Resolver, log *slog.Logger
 		},
 	}
 	if err := l.writeLock(); err != nil {
+		cancel()
 		ln.Close()
 		os.Remove(sock)
 		return nil, err
@@ -224,6 +232,9 @@ func (l *Listener) Close() error {
 		c.Close()
 	}
 	l.mu.Unlock()
+	// Then the calls in flight end: their clients have seen the connection
+	// close, not a result (the editor closed while they ran).
+	l.cancel()
 	l.wg.Wait()
 	os.Remove(l.lock.Socket)
 	os.Remove(l.lock.path)
@@ -285,9 +296,7 @@ func (l *Listener) serve(c net.Conn) {
 	c.SetReadDeadline(time.Time{})
 	srv := NewServer(a.Registry, sess, l.lock.Version, l.log)
 	srv.SetGate(a.Gate)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if err := srv.ServeStream(ctx, io.NopCloser(br), c); err != nil && !errors.Is(err, io.EOF) {
+	if err := srv.ServeStream(l.ctx, io.NopCloser(br), c); err != nil && !errors.Is(err, io.EOF) {
 		l.log.Info("attach: connection ended", "err", err)
 	}
 }
@@ -403,32 +412,6 @@ func within(root, path string) bool {
 		return true
 	}
 	return strings.HasPrefix(path, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
-}
-
-// Attach connects to the editor session lk, authenticates, and then copies
-// MCP between in/out and the session until either side ends.
-func Attach(ctx context.Context, lk Lock, dir string, in io.Reader, out io.Writer) error {
-	c, br, _, err := dial(ctx, lk, dir)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	// The session's answers end the attachment: a closed stdin only
-	// half-closes the socket, so replies still in flight arrive.
-	done := make(chan error, 1)
-	go func() { _, err := io.Copy(out, br); done <- err }()
-	go func() {
-		io.Copy(c, in)
-		if uc, ok := c.(*net.UnixConn); ok {
-			uc.CloseWrite()
-		}
-	}()
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	return err
 }
 
 // dial connects to the editor session lk and authenticates; the session

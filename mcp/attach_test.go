@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -62,7 +61,7 @@ func TestAttach(t *testing.T) {
 	}
 	sub := filepath.Join(folder, "sub")
 	os.Mkdir(sub, 0o755)
-	lk, got, err := mcp.Find(sub)
+	_, got, err := mcp.Find(sub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,26 +72,13 @@ func TestAttach(t *testing.T) {
 		t.Fatal("Find matched a directory outside every folder")
 	}
 
-	// An MCP client through Attach's byte bridge, over pipes.
-	cin, toAttach := io.Pipe()
-	fromAttach, cout := io.Pipe()
+	// An MCP client through the attaching proxy.
+	cs := proxyClient(t, &mcp.Proxy{Dir: sub, Version: "test"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	attached := make(chan error, 1)
-	go func() { attached <- mcp.Attach(ctx, lk, sub, cin, cout); cout.Close() }()
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: fromAttach, Writer: toAttach}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: json.RawMessage(`{"path":"f.txt"}`)})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "hello attach") {
 		t.Fatalf("read_file through attach: %v %+v", err, res)
-	}
-	cs.Close()
-	toAttach.Close()
-	if err := <-attached; err != nil && err != io.EOF {
-		t.Fatalf("Attach: %v", err)
 	}
 }
 

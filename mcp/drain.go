@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"io"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -54,8 +56,8 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		return msg, nil
 	}
-	if ctx.Err() != nil {
-		return nil, err
+	if ctx.Err() != nil || !errors.Is(err, io.EOF) {
+		return nil, err // only a clean end of input waits
 	}
 	c.mu.Lock()
 	c.ended = true

@@ -84,6 +84,15 @@ func (s *Server) Sync() {
 	s.names = present
 }
 
+// tools lists the registry's tools as MCP tools.
+func (s *Server) tools() []*sdk.Tool {
+	var out []*sdk.Tool
+	for _, sc := range s.reg.Schemas() {
+		out = append(out, toolOf(sc))
+	}
+	return out
+}
+
 // toolOf is the MCP tool of sc, with the tool's annotations as hints (MCP
 // clients ask the user more firmly before a destructive call). The
 // destructive and idempotent hints mean something only for a tool that

@@ -95,15 +95,6 @@ func TestMCPCommand(t *testing.T) {
 	}
 }
 
-func TestMCPAttachWithoutSession(t *testing.T) {
-	cmd := agentlsCmd(t, "mcp", "--attach", "--dir", t.TempDir())
-	cmd.Env = append(cmd.Env, "XDG_RUNTIME_DIR="+t.TempDir())
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	if err := cmd.Run(); err == nil || !strings.Contains(errOut.String(), "no running editor session") {
-		t.Fatalf("attach with no session: %v %q", err, errOut.String())
-	}
-}
 
 // TestMCPPipedCallsBeforeEOF feeds `agentls mcp` a whole conversation on a
 // pipe that then ends, as `printf … | agentls mcp` does: every request

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -22,9 +23,13 @@ const mcpHelp = `Serves the agentls tools over MCP (newline-delimited JSON-RPC) 
 
 Standalone (the default), the tools act on DIR with the disk as the only editor;
 read-before-write applies per connection. With --attach, the calls run inside
-the running editor session (agentls serve) whose workspace folder contains the
-current directory: unsaved buffers are read, edits go through the editor and
-its approvals. --list shows the sessions one can attach to.
+the running editor session (agentls serve) whose workspace folder contains DIR:
+unsaved buffers are read, edits go through the editor and its approvals.
+--attach outlives the editor: a call in flight when it quits gets an error
+result saying so; while no editor runs, calls run standalone on DIR with
+--fallback and get an error result without it (decided per call); an editor
+that opens the folder later is attached at the next call, and the tool list
+follows. --list shows the sessions one can attach to.
 
 Standalone, settings come from the user's file $XDG_CONFIG_HOME/agentls/settings.json
 (~/.config/agentls/settings.json; the keys of the editor's "agentls" section),
@@ -67,53 +72,87 @@ func runMCPEnv(e *env, args []string) int {
 		return usageError(e, "mcp", mcpSynopsis, "--dir %s: %v", *dir, err)
 	}
 	if *attach {
-		lk, folder, err := mcp.Find(abs)
-		switch {
-		case err == nil:
-			fmt.Fprintf(e.stderr, "agentls mcp: attached to the editor session pid %d, folder %s\n", lk.PID, folder)
-			if err := mcp.Attach(e.ctx, lk, abs, e.stdin, e.stdout); err != nil && !errors.Is(err, context.Canceled) {
-				fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
-				return exitError
-			}
-			return exitOK
-		case errors.Is(err, mcp.ErrNoSession) && *fallback:
-			fmt.Fprintf(e.stderr, "agentls mcp: %v; serving %s standalone\n", err, abs)
-		default:
-			fmt.Fprintf(e.stderr, "agentls mcp: %v\n(start the editor on that folder, or drop --attach to serve the directory standalone, or add --fallback)\n", err)
-			return exitError
-		}
+		return serveAttached(e, abs, *fallback, *settingsArg)
 	}
 	return serveStandalone(e, abs, *settingsArg)
 }
 
-func serveStandalone(e *env, dir, settingsArg string) int {
+// serveAttached serves the client through a proxy that runs each call in
+// the editor session of abs, whenever there is one.
+func serveAttached(e *env, dir string, fallback bool, settingsArg string) int {
+	var settings json.RawMessage
+	if fallback {
+		// A bad settings file is reported now, not at the first call.
+		var err error
+		if settings, err = commandSettings(e, "mcp", dir, settingsArg, nil); err != nil {
+			fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
+			return exitUsage
+		}
+	}
+	p := &mcp.Proxy{
+		Dir:      dir,
+		Fallback: fallback,
+		Version:  versionString(),
+		Notef:    func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
+		Standalone: func() (*mcp.Server, func(), error) {
+			return newStandalone(dir, settings)
+		},
+	}
+	if _, _, err := mcp.Find(dir); err != nil {
+		if fallback {
+			fmt.Fprintf(e.stderr, "agentls mcp: %v; serving %s standalone until an editor opens it\n", err, dir)
+		} else {
+			fmt.Fprintf(e.stderr, "agentls mcp: %v; calls get an error until an editor opens it (--fallback serves the folder standalone meanwhile)\n", err)
+		}
+	}
+	if err := p.Run(e.ctx, &sdk.IOTransport{Reader: readCloser{e.stdin}, Writer: writeCloser{e.stdout}}); err != nil &&
+		!errors.Is(err, context.Canceled) && !isEOF(err) {
+		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// newStandalone builds the server of a standalone session on dir with
+// settings (already layered); close ends the session.
+func newStandalone(dir string, settings json.RawMessage) (*mcp.Server, func(), error) {
 	ws, err := workspace.New(dir)
 	if err != nil {
-		return usageError(e, "mcp", mcpSynopsis, "--dir %s: %v", dir, err)
-	}
-	settings, err := commandSettings(e, "mcp", ws.Root(), settingsArg, nil)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
-		return exitUsage
+		return nil, nil, fmt.Errorf("--dir %s: %w", dir, err)
 	}
 	workspace.CleanTemp(ws.Root())
 	reg, err := registry.NewBuiltin(disabledTools(settings)...)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
-		return exitError
+		return nil, nil, err
 	}
 	sess, err := workspace.NewSession(ws, workspace.DiskEditor{WS: ws}, workspace.NewReadTracker())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := sess.SetSettings(settings); err != nil {
+		sess.Close()
+		return nil, nil, fmt.Errorf("settings: %w", err)
+	}
+	srv := mcp.NewServer(reg, sess, versionString(), nil)
+	srv.AskThroughClient()
+	return srv, func() { sess.Close() }, nil
+}
+
+func serveStandalone(e *env, dir, settingsArg string) int {
+	if _, err := workspace.New(dir); err != nil {
+		return usageError(e, "mcp", mcpSynopsis, "--dir %s: %v", dir, err)
+	}
+	settings, err := commandSettings(e, "mcp", dir, settingsArg, nil)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
+		return exitUsage
+	}
+	srv, closeSess, err := newStandalone(dir, settings)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
 		return exitError
 	}
-	defer sess.Close()
-	if err := sess.SetSettings(settings); err != nil {
-		fmt.Fprintf(e.stderr, "agentls mcp: settings: %v\n", err)
-		return exitUsage
-	}
-	srv := mcp.NewServer(reg, sess, versionString(), nil)
-	srv.AskThroughClient()
+	defer closeSess()
 	if err := srv.Run(e.ctx, &sdk.IOTransport{Reader: readCloser{e.stdin}, Writer: writeCloser{e.stdout}}); err != nil &&
 		!errors.Is(err, context.Canceled) && !isEOF(err) {
 		fmt.Fprintf(e.stderr, "agentls mcp: %v\n", err)
