@@ -43,16 +43,16 @@ type Proxy struct {
 
 	attachMu sync.Mutex // held while looking for and dialling a session
 
-	mu        sync.Mutex
-	remote    *remote // nil: detached
-	local     *Server
-	closeLoc  func()
-	localErr  error
-	toolsKey  string          // the digest of the tool set the client sees
-	names     map[string]bool // the tools srv holds
-	sessions  map[*sdk.ServerSession]bool
-	closed    bool
-	ctx       context.Context // Run's
+	mu       sync.Mutex
+	remote   *remote // nil: detached
+	local    *Server
+	closeLoc func()
+	localErr error
+	toolsKey string          // the digest of the tool set the client sees
+	names    map[string]bool // the tools srv holds
+	sessions map[*sdk.ServerSession]bool
+	closed   bool
+	ctx      context.Context // Run's
 }
 
 // remote is one attachment to an editor session.

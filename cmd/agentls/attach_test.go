@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"log/slog"
@@ -165,7 +166,8 @@ func TestMCPAttachSurvivesEditor(t *testing.T) {
 	root := t.TempDir()
 	file := filepath.Join(root, "main.go")
 	os.WriteFile(file, []byte("package main // on disk\n"), 0o644)
-	fifo := filepath.Join(t.TempDir(), "started")
+	// Inside the folder: the command may write nothing outside it.
+	fifo := filepath.Join(root, "started.fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
@@ -230,12 +232,23 @@ func TestMCPAttachSurvivesEditor(t *testing.T) {
 			"command": "echo started > " + fifo + "; sleep 60"}})
 		inFlight <- answer{res, err}
 	}()
-	f, err := os.Open(fifo) // blocks until the command opens it
+	// O_RDWR: the open does not wait for a writer; the read waits for
+	// the command's line.
+	f, err := os.OpenFile(fifo, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	io.ReadAll(f)
-	f.Close()
+	defer f.Close()
+	started := make(chan struct{})
+	go func() {
+		bufio.NewReader(f).ReadString('\n')
+		close(started)
+	}()
+	select {
+	case <-started:
+	case a := <-inFlight:
+		t.Fatalf("the call ended before the editor quit: %v %+v", a.err, a.res)
+	}
 	first.Shutdown()
 	a := <-inFlight
 	if a.err != nil || !a.res.IsError || !strings.Contains(a.res.Content[0].(*sdk.TextContent).Text, "the editor closed while bash ran") {

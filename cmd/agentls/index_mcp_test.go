@@ -95,7 +95,6 @@ func TestMCPCommand(t *testing.T) {
 	}
 }
 
-
 // TestMCPPipedCallsBeforeEOF feeds `agentls mcp` a whole conversation on a
 // pipe that then ends, as `printf … | agentls mcp` does: every request
 // read before the end of input is answered, the slow one too, and the
