@@ -182,11 +182,10 @@ file opened there does not try again.  `agentls-mode' clears it.")
                       (signal 'agentls-error
                               (list (format "%s not found; install it (go install ./cmd/agentls) or set agentls-program"
                                             agentls-program)))))
-         (conn (make-instance
-                'agentls--connection
+         (conn (apply
+                #'make-instance 'agentls--connection
                 :name name
                 :root root
-                :events-buffer-scrollback-size agentls-events-buffer-size
                 :request-dispatcher #'agentls--handle-request
                 :notification-dispatcher #'agentls--handle-notification
                 :on-shutdown #'agentls--on-shutdown
@@ -198,7 +197,13 @@ file opened there does not try again.  `agentls-mode' clears it.")
                             :coding 'utf-8-emacs-unix
                             :noquery t
                             :stderr (get-buffer-create (format "*%s stderr*" name))
-                            :file-handler nil)))))
+                            :file-handler nil))
+                ;; jsonrpc 1.0.19 and later configure the events buffer
+                ;; with a plist, and warn about the older initarg.
+                (if (slot-exists-p 'jsonrpc-connection '-events-buffer-config)
+                    (list :events-buffer-config
+                          (list :size agentls-events-buffer-size :format 'full))
+                  (list :events-buffer-scrollback-size agentls-events-buffer-size)))))
     (condition-case err
         (let ((uri (agentls--path-to-uri root)))
           (setf (agentls--info conn)
@@ -729,14 +734,19 @@ as one undo step, and send the change."
   "Send request METHOD with PARAMS on CONN; the request id.
 SUCCESS gets the result, ERROR an error object (:code :message)."
   (agentls--flush-all conn)
-  (jsonrpc-async-request conn method params
-                         :success-fn success
-                         :error-fn error
-                         :timeout-fn (lambda ()
-                                       (funcall error (list :code -32001 :message
-                                                            (format "no answer in %s s" timeout))))
-                         :timeout timeout)
-  (and (fboundp 'jsonrpc--next-request-id) (jsonrpc--next-request-id conn)))
+  (let ((sent (jsonrpc-async-request
+               conn method params
+               :success-fn success
+               :error-fn error
+               :timeout-fn (lambda ()
+                             (funcall error (list :code -32001 :message
+                                                  (format "no answer in %s s" timeout))))
+               :timeout timeout)))
+    ;; jsonrpc 1.0.2x returns (ID TIMER); 1.0.14 returns nil, the id
+    ;; being the connection's last.
+    (if (consp sent)
+        (car sent)
+      (jsonrpc--next-request-id conn))))
 
 (defun agentls--cancel (conn id)
   "Cancel request ID of CONN."
