@@ -78,6 +78,12 @@ The default is the root of the file's project (project.el), else its
 directory."
   :type 'function)
 
+(defcustom agentls-excluded-roots (list "~/" "/")
+  "Folders no server is started for: a file whose root is one of them
+is not synchronised (a stray file in your home directory would otherwise
+have the whole of it indexed).  The tools still work in other folders."
+  :type '(repeat directory))
+
 (defcustom agentls-call-timeout 900
   "Seconds a tool call may take before the client gives up on it.
 Long enough for any bash command the server lets run (at most 600 s)."
@@ -233,12 +239,20 @@ file opened there does not try again.  `agentls-mode' clears it.")
     (dolist (buf (buffer-list))
       (with-current-buffer buf
         (when (and (agentls--wanted-p)
-                   (equal (funcall agentls-root-function (file-truename buffer-file-name))
-                          root))
+                   (equal (agentls--root-of-buffer) root))
           (agentls--manage))))))
+
+(defun agentls--excluded-p (root)
+  "Non-nil when ROOT is one of `agentls-excluded-roots'."
+  (cl-some (lambda (dir)
+             (equal root (file-name-as-directory (file-truename dir))))
+           agentls-excluded-roots))
 
 (defun agentls--ensure (root)
   "The live connection of ROOT, started when there is none."
+  (when (agentls--excluded-p root)
+    (signal 'agentls-error
+            (list (format "%s is in agentls-excluded-roots: no server is started for it" root))))
   (let ((conn (gethash root agentls--connections)))
     (if (and conn (jsonrpc-running-p conn))
         conn
@@ -382,14 +396,16 @@ Without a file buffer, DIR defaults to `default-directory'."
     (force-mode-line-update t)))
 
 (defun agentls--mode-line ()
-  "The mode line text: the current server's progress, if any."
+  "The mode line text: agentls and its server's progress, in synced buffers."
   (let* ((conn (and (bound-and-true-p agentls--conn) agentls--conn))
          (p (and conn (cdar (agentls--progress conn)))))
-    (if (not p)
-        " agentls"
+    (cond
+     ((not conn) "")
+     ((not p) " agentls")
+     (t
       (format " agentls[%s%s]"
               (string-remove-prefix "agentls: " (or (nth 0 p) ""))
-              (if (nth 2 p) (format " %d%%" (nth 2 p)) "")))))
+              (if (nth 2 p) (format " %d%%" (nth 2 p)) ""))))))
 
 ;;;; Positions (UTF-16 code units, as the server negotiates by default)
 
@@ -452,15 +468,22 @@ Without a file buffer, DIR defaults to `default-directory'."
        (not (file-remote-p buffer-file-name))
        (not agentls--conn)))
 
+(defun agentls--root-of-buffer ()
+  "The root of the current buffer's server, or nil when it has none."
+  (let ((root (funcall agentls-root-function (file-truename buffer-file-name))))
+    (unless (agentls--excluded-p root)
+      root)))
+
 (defun agentls--manage ()
   "Synchronise the current buffer with its server, if it is a file's."
   (when (agentls--wanted-p)
     (let* ((file (file-truename buffer-file-name))
-           (root (funcall agentls-root-function file))
-           (conn (condition-case err
-                     (agentls--ensure root)
-                   (error (message "agentls: %s" (error-message-string err))
-                          nil))))
+           (root (agentls--root-of-buffer))
+           (conn (and root
+                      (condition-case err
+                          (agentls--ensure root)
+                        (error (message "agentls: %s" (error-message-string err))
+                               nil)))))
       ;; A server started just now has taken the buffer already.
       (when (and conn (not agentls--conn))
         (setq agentls--conn conn

@@ -177,6 +177,14 @@
       (should-not (buffer-live-p b))
       (should-not (file-exists-p (agentls-test--path "b.txt"))))))
 
+(ert-deftest agentls-excluded-root-not-synced ()
+  (agentls-test-with '(("a.txt" . "x\n")) nil
+    (let ((agentls-excluded-roots (list agentls-test-root)))
+      (with-current-buffer (find-file-noselect (agentls-test--path "a.txt"))
+        (should-not agentls--conn)
+        (should (equal (agentls--mode-line) ""))
+        (should (= 0 (hash-table-count agentls--connections)))))))
+
 (ert-deftest agentls-progress-in-mode-line ()
   (agentls-test-with '(("a.txt" . "x\n")) nil
     (with-current-buffer (agentls-test--open "a.txt")
