@@ -119,6 +119,12 @@ func (s *Sandbox) wrap(dir string, argv, env []string) ([]string, []string, erro
 			t := realPath(s.TempDir)
 			out = append(out, "--bind", t, t)
 			tmpdir = filepath.Join(t, "tmp")
+			// The file that hides secrets stays empty.
+			empty, err := s.emptyFile()
+			if err != nil {
+				return nil, nil, err
+			}
+			out = append(out, "--ro-bind", empty, empty)
 		}
 		var cacheEnv []string
 		out, cacheEnv = s.caches(out, env)

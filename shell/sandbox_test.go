@@ -119,8 +119,10 @@ echo evil 2>/dev/null >> .git/hooks/pre-commit || echo hooks refused
 touch .git/hooks/post-checkout 2>/dev/null || echo new hook refused
 echo evil 2>/dev/null >> .git/config; cat .git/config
 mv .git .git2 2>/dev/null || echo git pinned
-touch "$HOME/.cache/go-build/x" && echo cache ok`, f.out)))
-	wantLines(t, out, "ws ok", "tmpdir ok", "out refused", "hooks refused", "new hook refused", "git pinned", "cache ok")
+touch "$HOME/.cache/go-build/x" && echo cache ok
+chmod u+w "$TMPDIR/../.empty" 2>/dev/null; echo fake 2>/dev/null > "$TMPDIR/../.empty" || echo empty kept
+echo "env=[$(cat .env)]"`, f.out)))
+	wantLines(t, out, "ws ok", "tmpdir ok", "out refused", "hooks refused", "new hook refused", "git pinned", "cache ok", "empty kept", "env=[]")
 	if !exists(filepath.Join(f.ws, "ws.txt")) || !exists(filepath.Join(f.tmp, "tmp", "t")) {
 		t.Error("the workspace or temp dir write did not happen")
 	}
