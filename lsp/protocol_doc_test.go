@@ -30,7 +30,7 @@ func TestProtocolDocument(t *testing.T) {
 	sections := docSections(string(doc))
 	code := scanCode(t, "..")
 
-	commands := matches(sections["Commands (`workspace/executeCommand`)"], `(?m)^### ` + "`" + `([^` + "`" + `]+)` + "`")
+	commands := matches(sections["Commands (`workspace/executeCommand`)"], `(?m)^### `+"`"+`([^`+"`"+`]+)`+"`")
 	same(t, "commands (## Commands vs agentls.* command names in lsp/)", commands, code.commands)
 
 	requests := matches(sections["Requests the server sends"], `(?m)^\| `+"`"+`([^`+"`"+`]+)`+"`"+` \|`)
