@@ -21,12 +21,7 @@ import (
 // Ignore files, from weakest to strongest: .git/info/exclude, then at each
 // directory level .gitignore and then .ignore (as ripgrep reads it). Ignore
 // files of the directories between the enclosing git repository's top and
-// the workspace root apply too.
-//
-// go-git's plumbing/format/gitignore was the first choice, but it differs
-// from git where it matters to a walk: a negated directory pattern
-// ("!keep/") re-includes every file beneath it, "[!a]" classes are not
-// supported, and each pattern runs filepath.Match on every path component.
+// the workspace root apply too. (Why not go-git's matcher: docs/DESIGN.md.)
 
 // An ignoreRule is one compiled line of an ignore file.
 type ignoreRule struct {

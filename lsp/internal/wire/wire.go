@@ -2,10 +2,9 @@
 // framed messages): reading and writing frames, and a connection that
 // matches responses to the calls it sent.
 //
-// It is deliberately small. go.lsp.dev/jsonrpc2 v0.10.0 closes the whole
-// connection when one message fails to decode and holds numeric ids in an
-// int32; here a malformed body is answered with a parse error and the
-// connection goes on, and an id is kept as the raw JSON the peer sent.
+// A malformed body is answered with a parse error and the connection goes
+// on; an id is kept as the raw JSON the peer sent. (Why not
+// go.lsp.dev/jsonrpc2: docs/DESIGN.md.)
 package wire
 
 import (
