@@ -1,6 +1,8 @@
 // Package codeindex is a tree-sitter symbol index of one workspace folder
 // that follows the editor: definitions of every source file, kept current
-// from the editor's buffers (incremental reparse on each change), the disk
+// from the editor's buffers (the changes' edits applied to each buffer's
+// tree and reparsed incrementally on the index's own goroutine, the latest
+// version of a file winning; a query waits for the changes before it), the disk
 // (FileChanged, WatchDisk) and a cache on disk between runs.
 //
 // Languages and their tags queries (queries/*.scm, embedded) are listed by
@@ -14,7 +16,7 @@
 //	ix := codeindex.For(sess)            // per session: follows its buffers, builds in the background
 //	ix := codeindex.New(ws, opts); ix.Start() / ix.Build(ctx)   // by hand
 //	ix.Status()                          // {state, files, symbols, languages, skipped}
-//	ix.UpdateBuffer(path, version, text) // didOpen/didChange (For does it through workspace.OnChange)
+//	ix.UpdateBuffer(path, version, text) // by hand; For follows the workspace (Watch) instead
 //	ix.CloseBuffer(path)                 // didClose: frees the tree, back to the disk
 //	ix.FileChanged(path)                 // didSave, didChangeWatchedFiles (a file or a directory)
 //	ix.WatchDisk()                       // fsnotify, for clients without watched files
