@@ -378,6 +378,8 @@ end
 
 -- When each buffer's diagnostics last changed: bufnr -> {seq, version (buffer version then)}.
 local changed = {}
+-- The newest document version a server published diagnostics for: bufnr -> version.
+local published = {}
 local seq = 0
 local waiters = {}
 
@@ -386,6 +388,25 @@ local function watch_diagnostics()
     return
   end
   M._watching = true
+  -- Servers that say which document version their diagnostics are for (gopls does) tell exactly
+  -- when an update answers an edit: diagnostics of the version before the edit that arrive after
+  -- it do not count. The handler Neovim uses is kept and called as it is.
+  local publish = 'textDocument/publishDiagnostics'
+  local inner = vim.lsp.handlers[publish]
+  vim.lsp.handlers[publish] = function(err, result, ctx, cfg)
+    local ret = inner(err, result, ctx, cfg)
+    if type(result) == 'table' and type(result.uri) == 'string' and type(result.version) == 'number' then
+      local ok, fname = pcall(vim.uri_to_fname, result.uri)
+      local bufnr = ok and vim.fn.bufnr(fname) or -1
+      if bufnr > 0 then
+        published[bufnr] = math.max(published[bufnr] or 0, result.version)
+        for w in pairs(waiters) do
+          w()
+        end
+      end
+    end
+    return ret
+  end
   vim.api.nvim_create_autocmd('DiagnosticChanged', {
     group = vim.api.nvim_create_augroup('agentls.diagnostics', { clear = true }),
     callback = function(ev)
@@ -454,6 +475,9 @@ function M.diagnostics(_, params, ctx)
         local c = changed[bufnr]
         if not c then
           return false
+        end
+        if version and published[bufnr] then
+          return published[bufnr] >= version and c.version >= version
         end
         if version then
           return c.version >= version
