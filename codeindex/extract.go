@@ -235,6 +235,9 @@ func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
 				d.kind = info.kind
 				d.rng = c.rng
 				fixEnd(fixes, &d.rng)
+				if l.syn.leadingComments {
+					l.syn.skipComments(src, &d.rng)
+				}
 				hasDef = true
 			case capScope:
 				d.scope = true
@@ -247,6 +250,9 @@ func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
 		}
 		if !named || !hasDef || d.nameAt[0] == d.nameAt[1] {
 			continue
+		}
+		if l.syn.reserved != nil && l.syn.reserved[string(x.text[d.nameAt[0]:d.nameAt[1]])] {
+			continue // a keyword: the grammar's reading of an annotation comment
 		}
 		d.start, d.end = d.rng.StartByte, d.rng.EndByte
 		raw = append(raw, d)

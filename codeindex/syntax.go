@@ -1,5 +1,11 @@
 package codeindex
 
+import (
+	"bytes"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
 // A syntax is what the index knows of a language's surface, apart from its
 // grammar: the lexer (lexer.go) reads comments and literals by it, and the
 // skeleton (skeleton*.go), the identifier scan, the doc-comment lookup and
@@ -22,6 +28,13 @@ type syntax struct {
 	preproc      bool      // C, C++: # lines are directives
 	heredoc      bool      // PHP: <<<ID ... ID
 	hashAttr     bool      // "#[" starts an attribute, not a comment (PHP 8)
+	// leadingComments: the grammar makes the comments before a statement
+	// part of it (Lua's, for EmmyLua); a definition starts after them.
+	leadingComments bool
+	// reserved words are never the name of a definition (Lua's grammar
+	// reads `-- @function f` annotations and may make one of the next
+	// line's keyword).
+	reserved map[string]bool
 
 	body bodyRule
 	// containers are keywords whose braces hold definitions (class,
@@ -144,7 +157,7 @@ var (
 		containers: []string{"class", "interface", "trait", "enum", "namespace"}, funcs: []string{"function"}, defs: []string{"const"}})
 	pythonSyntax = mk(syntax{family: "python", lineComments: []string{"#"}, quotes: `"'`, triple: true, body: bodyIndent, defs: []string{"def", "class"}})
 	rubySyntax   = mk(syntax{family: "ruby", lineComments: []string{"#"}, quotes: `"'`, multiline: true})
-	luaSyntax    = mk(syntax{family: "lua", lineComments: []string{"--"}, quotes: `"'`, longBrackets: true, body: bodyEnd, funcs: []string{"function"}})
+	luaSyntax    = mk(syntax{family: "lua", lineComments: []string{"--"}, quotes: `"'`, longBrackets: true, leadingComments: true, body: bodyEnd, reserved: words("and break do else elseif end false for function goto if in local nil not or repeat return then true until while"), funcs: []string{"function"}})
 )
 
 // skeleton returns the skeleton maker of the body rule, or nil.
@@ -154,6 +167,39 @@ func (sx *syntax) skeleton() func(out *skelOut, src []byte) bool {
 		return goSkeleton
 	case bodyBrackets:
 		return bracketSkeleton(sx)
+	case bodyEnd:
+		return luaSkeleton
 	}
 	return nil
+}
+
+// skipComments moves the start of r past the comments and white space it
+// starts with.
+func (sx *syntax) skipComments(src []byte, r *sitter.Range) {
+	lx := lexer{sx: sx, src: src}
+	off := int(r.StartByte)
+	for off < int(r.EndByte) {
+		k, e := lx.next(off)
+		if k != tSpace && k != tComment || e > int(r.EndByte) {
+			break
+		}
+		for _, c := range src[off:e] {
+			if c == '\n' {
+				r.StartPoint.Row++
+				r.StartPoint.Column = 0
+			} else {
+				r.StartPoint.Column++
+			}
+		}
+		off = e
+	}
+	r.StartByte = uint32(off)
+}
+
+func words(s string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range bytes.Fields([]byte(s)) {
+		m[string(w)] = true
+	}
+	return m
 }

@@ -16,6 +16,8 @@
 (program (variable_declaration
   name: (variable_declarator . (identifier) @name .)) @definition.variable)
 
+(field name: (identifier) @name value: (function)) @definition.function
+
 ;; references
 
 (function_call (identifier) @name . (function_call_paren)) @reference.call
