@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -118,17 +120,48 @@ func runGrep(ctx context.Context, a grepArgs, maxBytes int) (string, error) {
 		MaxBytes:   maxBytes,
 		Budget:     a.budget,
 	}
-	src, err := grepSource(s, abs, rel, filter, a)
+	skipped := &workspace.Skipped{}
+	src, err := grepSource(s, abs, rel, filter, a, &skipped)
 	if err != nil {
 		return "", err
 	}
-	return textsearch.Search(ctx, q, src)
+	out, err := textsearch.Search(ctx, q, src)
+	if err == nil && out == noMatches {
+		out += notSearched(skipped, rel, a)
+	}
+	return out, err
+}
+
+// noMatches is what textsearch.Search says when nothing matched.
+const noMatches = "No matches found."
+
+// notSearched tells, after a search without matches, what the walk passed
+// over under rel that hidden or include_ignored would have searched.
+func notSearched(skipped *workspace.Skipped, rel string, a grepArgs) string {
+	hidden, ignored, examples := skipped.Under(rel, hiddenPath, 1000)
+	slices.SortFunc(examples, textsearch.ComparePaths) // the walk's order is its workers'
+	examples = examples[:min(3, len(examples))]
+	var parts []string
+	if hidden > 0 {
+		parts = append(parts, fmt.Sprintf("%s (hidden: true)", plural(hidden, "hidden entry")))
+	}
+	if ignored > 0 {
+		parts = append(parts, fmt.Sprintf("%s (include_ignored: true)", plural(ignored, "ignored entry")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	eg := strings.Join(examples, ", ")
+	if hidden+ignored > len(examples) {
+		eg += ", …"
+	}
+	return fmt.Sprintf(" Not searched: %s, such as %s.", strings.Join(parts, " and "), eg)
 }
 
 // grepSource lists the files under abs (a file or a directory) that the
 // arguments select, each open buffer standing in for its disk file and
 // buffers with no disk file included.
-func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter, a grepArgs) (textsearch.Source, error) {
+func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter, a grepArgs, skipped **workspace.Skipped) (textsearch.Source, error) {
 	ws := s.WS
 	buffers := map[string]*grepBuffer{}
 	for _, b := range ws.Buffers() {
@@ -143,12 +176,21 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 	}
 	if statErr == nil && !st.IsDir() || statErr != nil && buffers[abs] != nil {
 		// One file: searched whatever the filters and ignore rules say, as rg does.
-		f := textsearch.File{Abs: abs, Rel: rel}
+		f := textsearch.File{Abs: abs, Rel: rel, Explicit: true}
 		if statErr == nil {
 			f.Size = st.Size()
 		}
 		if b := buffers[abs]; b != nil {
 			f.Text = []byte(b.text)
+		} else if lst, err := os.Lstat(abs); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			// A symlink named as the path, leading to a file inside the
+			// folder (Resolve checked): search its target, as read_file
+			// reads it; the output names the path as given.
+			if real, err := filepath.EvalSymlinks(abs); err == nil && ws.Contains(real) {
+				if data, _, err := ws.ReadRaw(real); err == nil {
+					f.Text = append([]byte{}, data...)
+				}
+			}
 		}
 		return func(ctx context.Context, fn func(textsearch.File)) error {
 			fn(f)
@@ -166,6 +208,7 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		IncludeIgnored: a.IncludeIgnored,
 		Parallel:       textsearch.Workers(),
 		NoStat:         true,
+		Skipped:        *skipped,
 	}
 	overlay := func(abs string) ([]byte, bool) {
 		if b := buffers[abs]; b != nil {
@@ -178,8 +221,9 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 	// The table lists what a walk of the whole folder visits; a search
 	// inside a hidden or ignored directory walks that directory itself.
 	inTable := rel == "." || !hiddenPath(rel) && (a.IncludeIgnored || !ws.Ignored(abs, true))
-	if table := grepTable(s, opts); table != nil && inTable {
+	if table, tableSkipped := grepTable(s, opts); table != nil && inTable {
 		files = table.Source(rel, filter, overlay)
+		*skipped = tableSkipped
 	} else {
 		files = func(ctx context.Context, fn func(textsearch.File)) error {
 			return ws.Walk(ctx, abs, opts, func(e workspace.WalkEntry) error {
@@ -232,22 +276,24 @@ type grepState struct {
 	mu       sync.Mutex
 	searches int
 	tables   map[[2]bool]*textsearch.Table
+	skipped  map[[2]bool]*workspace.Skipped // what each table's last walk passed over
 	deny     uint64 // the deny list version the tables were walked with
 	cancel   func()
 }
 
 type grepStateKey struct{}
 
-// grepTable returns the session's table for opts, or nil on its first search.
-func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Table {
+// grepTable returns the session's table for opts, or nil on its first
+// search, and what the table's walk passed over.
+func grepTable(s *workspace.Session, opts workspace.WalkOptions) (*textsearch.Table, *workspace.Skipped) {
 	st := s.Attach(grepStateKey{}, func() any {
-		return &grepState{tables: map[[2]bool]*textsearch.Table{}, deny: s.WS.DenyVersion()}
+		return &grepState{tables: map[[2]bool]*textsearch.Table{}, skipped: map[[2]bool]*workspace.Skipped{}, deny: s.WS.DenyVersion()}
 	}).(*grepState)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.searches++
 	if st.searches == 1 || st.tables == nil { // first search, or closed
-		return nil
+		return nil, nil
 	}
 	if st.cancel == nil {
 		st.cancel = s.WS.OnChange(func(path string) {
@@ -263,6 +309,7 @@ func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Tab
 		// The deny list changed: the tables' file lists may hold files now
 		// denied (or lack files allowed again); walk afresh.
 		clear(st.tables)
+		clear(st.skipped)
 		st.deny = v
 	}
 	key := [2]bool{opts.Hidden, opts.IncludeIgnored}
@@ -274,7 +321,11 @@ func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Tab
 			budget = mb << 20
 		}
 		ws := s.WS
+		skipped := &workspace.Skipped{}
+		st.skipped[key] = skipped
+		opts.Skipped = skipped
 		t = textsearch.NewTable(ws.Root(), func(ctx context.Context, fn func(abs, rel string, isDir bool)) error {
+			skipped.Reset()
 			return ws.Walk(ctx, ws.Root(), opts, func(e workspace.WalkEntry) error {
 				if e.IsDir || e.Mode.IsRegular() {
 					fn(e.Abs, e.Rel, e.IsDir)
@@ -284,7 +335,7 @@ func grepTable(s *workspace.Session, opts workspace.WalkOptions) *textsearch.Tab
 		}, budget)
 		st.tables[key] = t
 	}
-	return t
+	return t, st.skipped[key]
 }
 
 // Close stops following the workspace's changes.

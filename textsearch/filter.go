@@ -16,6 +16,7 @@ type Filter struct {
 	glob    string // doublestar pattern; "" none
 	negate  bool   // glob started with "!": exclude what it matches
 	base    bool   // glob has no '/': match the file name, at any depth
+	dir     bool   // glob ended in '/': it names directories, and selects what is under them
 	typeSet []string
 }
 
@@ -30,16 +31,19 @@ func NewFilter(glob, typ string) (*Filter, error) {
 			f.negate, g = true, g[1:]
 		}
 		g = strings.TrimPrefix(g, "/")
+		if strings.HasSuffix(g, "/") {
+			f.dir, g = true, strings.TrimSuffix(g, "/")
+		}
 		if g == "" || !doublestar.ValidatePattern(g) {
 			return nil, fmt.Errorf("glob %q is not a valid pattern (doublestar syntax: *, **, ?, [a-z], {a,b}; a leading ! excludes)", glob)
 		}
 		f.glob = g
-		f.base = !strings.Contains(strings.TrimSuffix(g, "/"), "/")
+		f.base = !strings.Contains(g, "/")
 	}
 	if typ != "" {
 		globs, ok := Types()[typ]
 		if !ok {
-			return nil, fmt.Errorf("unknown file type %q; known types: %s", typ, strings.Join(TypeNames(), ", "))
+			return nil, fmt.Errorf("unknown file type %q; the closest known types are %s", typ, strings.Join(closest(typ, TypeNames(), 3), ", "))
 		}
 		f.typeSet = globs
 	}
@@ -68,11 +72,32 @@ func (f *Filter) Match(rel string) bool {
 	if f.glob == "" {
 		return true
 	}
-	return f.globMatch(rel, name) != f.negate
+	return f.globMatch(rel) != f.negate
 }
 
-func (f *Filter) globMatch(rel, name string) bool {
+// globMatch matches the glob against the file at rel: a directory glob
+// (one ending in '/') matches the files under a matching directory, and an
+// excluding glob that matches a directory excludes what is under it, as the
+// walk's SkipDir would.
+func (f *Filter) globMatch(rel string) bool {
+	if !f.dir && f.dirMatch(rel) {
+		return true
+	}
+	if !f.dir && !f.negate {
+		return false
+	}
+	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
+		if f.dirMatch(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// dirMatch matches the glob against rel itself.
+func (f *Filter) dirMatch(rel string) bool {
 	if f.base {
+		name := path.Base(rel)
 		m, _ := doublestar.Match(f.glob, name)
 		return m
 	}
@@ -86,7 +111,51 @@ func (f *Filter) SkipDir(rel string) bool {
 	if f == nil || f.glob == "" || !f.negate {
 		return false
 	}
-	return f.globMatch(rel, path.Base(rel))
+	return f.dirMatch(rel)
+}
+
+// closest returns the n names nearest to s by edit distance, nearest first
+// (then by name).
+func closest(s string, names []string, n int) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	var all []scored
+	for _, name := range names {
+		d := editDistance(strings.ToLower(s), name)
+		if strings.HasPrefix(name, strings.ToLower(s)) || strings.HasPrefix(strings.ToLower(s), name) {
+			d-- // a prefix either way is closer than its distance says
+		}
+		all = append(all, scored{name, d})
+	}
+	slices.SortStableFunc(all, func(a, b scored) int { return a.d - b.d })
+	var out []string
+	for _, x := range all[:min(n, len(all))] {
+		out = append(out, x.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 var types = sync.OnceValue(func() map[string][]string {

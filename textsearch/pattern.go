@@ -34,6 +34,9 @@ type Pattern struct {
 	// there is no prefilter.
 	chunk int
 	prog  *syntax.Prog // for the DFA line filter
+	// wordStart, wordEnd: a \b taken off the pattern's start or end, checked
+	// on each match with Unicode word characters (see accept).
+	wordStart, wordEnd bool
 }
 
 // maxLiteralSet bounds the alternatives of a prefilter; larger sets are not
@@ -45,6 +48,7 @@ const maxLiteralSet = 16
 // negated classes do not match '\n', and a literal '\n' is refused.
 func Compile(pattern string, opts PatternOptions) (*Pattern, error) {
 	expr := pattern
+	var wordStart, wordEnd bool
 	if opts.FixedStrings {
 		expr = regexp.QuoteMeta(pattern)
 	}
@@ -56,6 +60,11 @@ func Compile(pattern string, opts PatternOptions) (*Pattern, error) {
 		flags |= syntax.DotNL
 	}
 	tree, err := syntax.Parse(expr, flags)
+	if err == nil && !opts.FixedStrings {
+		// errors name the pattern as given, not as rewritten
+		expr, wordStart, wordEnd = unicodeClasses(expr, flags)
+		tree, err = syntax.Parse(expr, flags)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("invalid regular expression: %w (Go RE2 syntax: no lookaround or backreferences; escape metacharacters like \\( \\[ \\. or pass fixed_strings: true)", err)
 	}
@@ -69,7 +78,7 @@ func Compile(pattern string, opts PatternOptions) (*Pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid regular expression: %w", err)
 	}
-	p := &Pattern{opts: opts, re: re, chunk: 4096}
+	p := &Pattern{opts: opts, re: re, chunk: 4096, wordStart: wordStart, wordEnd: wordEnd}
 	if prog, err := syntax.Compile(tree); err == nil {
 		p.prog = prog
 		// Go's regexp backtracks when len(prog.Inst)*len(input) fits in

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	utf16pkg "unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/agentls/agentls/workspace"
@@ -63,6 +64,9 @@ type File struct {
 	Abs, Rel string // Rel: '/'-separated, relative to the workspace folder
 	Size     int64  // a hint for the read buffer
 	Text     []byte
+	// Explicit: the file was named as the path to search; if it is binary
+	// the output says so instead of passing over it.
+	Explicit bool
 }
 
 // Source calls fn for every file to search, possibly concurrently, and
@@ -125,6 +129,7 @@ type search struct {
 	stored  int // matches with text in results
 	files   int // files with a match
 	matches int // matching lines (or matches, multiline)
+	binary  string // an explicit file passed over as binary
 }
 
 // fileResult is one file's share of the output.
@@ -139,7 +144,8 @@ type fileResult struct {
 type entry struct {
 	line  int
 	match bool
-	end   int // end offset in out
+	cont  bool // a later line of a multiline match, not a match of its own
+	end   int  // end offset in out
 }
 
 type worker struct {
@@ -177,6 +183,14 @@ func (s *search) file(f File) {
 			return // vanished or unreadable since listed: like rg, skip
 		}
 	}
+	data, utf16 := decodeText(data)
+	if f.Explicit && !utf16 && bytes.IndexByte(data, 0) >= 0 {
+		s.mu.Lock()
+		s.binary = f.Rel
+		s.mu.Unlock()
+		s.searched.Add(1)
+		return
+	}
 	r := s.scanFile(w.sc, f.Rel, data)
 	s.searched.Add(1)
 	if r == nil {
@@ -195,7 +209,25 @@ func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 	lastLine := 0        // last line written to out
 	lastEnd := 0         // offset after the last line written to out
 	afterUntil := 0      // after-context pending up to this line
+	p := q.Pattern
 	sc.scan(data, func(h hit) bool {
+		if (p.wordStart || p.wordEnd) && !p.accept(data, h.ms, h.me) {
+			// The first match of the line lacks its Unicode word
+			// boundaries: look for one that has them.
+			if p.opts.Multiline {
+				return true
+			}
+			ok := false
+			for _, loc := range p.re.FindAllIndex(data[h.ls:h.le], -1) {
+				if p.accept(data, h.ls+loc[0], h.ls+loc[1]) {
+					h.ms, h.me, ok = h.ls+loc[0], h.ls+loc[1], true
+					break
+				}
+			}
+			if !ok {
+				return true
+			}
+		}
 		if !binaryChecked {
 			binaryChecked = true
 			if bytes.IndexByte(data, 0) >= 0 {
@@ -215,6 +247,14 @@ func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 		}
 		line += bytes.Count(data[lineAt:h.ls], []byte{'\n'})
 		lineAt = h.ls
+		if line <= lastLine {
+			// A multiline match that starts on the line the previous one
+			// ended on: one group of lines, as rg prints it.
+			r.count--
+			s.emitRest(r, data, h, line, &lastLine, &lastEnd)
+			afterUntil = lastLine + q.Context
+			return true
+		}
 		if q.Context > 0 {
 			// after-context of the previous match, up to this line
 			for lastLine > 0 && lastLine < afterUntil && lastLine+1 < line {
@@ -236,7 +276,8 @@ func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 		}
 		s.emit(r, line, true, data[h.ls:h.le], h.ms-h.ls)
 		lastLine, lastEnd = line, min(h.le+1, len(data))
-		afterUntil = line + q.Context
+		s.emitRest(r, data, h, line, &lastLine, &lastEnd)
+		afterUntil = lastLine + q.Context
 		return true
 	})
 	if r == nil {
@@ -248,6 +289,59 @@ func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 		lastLine, lastEnd = lastLine+1, le+1
 	}
 	return r
+}
+
+// emitRest emits the lines after the first that a multiline match spans
+// (a match ending just after a '\n' does not span the next line), as match
+// lines that continue the match rather than start another.
+func (s *search) emitRest(r *fileResult, data []byte, h hit, line int, lastLine, lastEnd *int) {
+	end := h.me
+	if end > h.ms && data[end-1] == '\n' {
+		end--
+	}
+	at, n := h.le+1, line
+	for at <= end && at < len(data) {
+		le := lineEnd(data, at)
+		n++
+		if n > *lastLine {
+			s.emit(r, n, true, data[at:le], -1)
+			r.entries[len(r.entries)-1].cont = true
+			*lastLine, *lastEnd = n, min(le+1, len(data))
+		}
+		at = le + 1
+	}
+}
+
+// decodeText strips a UTF-8 byte order mark and transcodes UTF-16 text with
+// a byte order mark to UTF-8, as rg does; other text is searched as it is.
+func decodeText(data []byte) (out []byte, utf16 bool) {
+	switch {
+	case len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF:
+		return data[3:], false
+	case len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF):
+		big := data[0] == 0xFE
+		out = make([]byte, 0, len(data))
+		for i := 2; i+1 < len(data); i += 2 {
+			u := uint16(data[i])<<8 | uint16(data[i+1])
+			if !big {
+				u = uint16(data[i+1])<<8 | uint16(data[i])
+			}
+			r := rune(u)
+			if utf16pkg.IsSurrogate(r) && i+3 < len(data) {
+				u2 := uint16(data[i+2])<<8 | uint16(data[i+3])
+				if !big {
+					u2 = uint16(data[i+3])<<8 | uint16(data[i+2])
+				}
+				if d := utf16pkg.DecodeRune(r, rune(u2)); d != utf8.RuneError {
+					r = d
+					i += 2
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		}
+		return out, true
+	}
+	return data, false
 }
 
 func lineEnd(data []byte, at int) int {
@@ -411,10 +505,22 @@ func (s *search) output(stopped bool) string {
 				seen += r.count // a file wholly skipped
 				continue
 			}
-			start, shownHere := 0, false
+			start, shownHere, matchShown := 0, false, false
 			for i, e := range r.entries {
 				line := r.out[start:e.end]
 				start = e.end
+				if e.cont { // the rest of the match before it
+					if !matchShown {
+						continue
+					}
+					if q.MaxBytes > 0 && len(out)+len(line) > q.MaxBytes {
+						break files
+					}
+					out = append(out, line...)
+					prevLine = e.line
+					continue
+				}
+				matchShown = false
 				if e.match && seen < q.Offset {
 					seen++
 					continue
@@ -438,6 +544,7 @@ func (s *search) output(stopped bool) string {
 				if e.match {
 					seen++
 					shown++
+					matchShown = true
 				}
 				out = append(out, line...)
 				prevLine = e.line
@@ -449,6 +556,9 @@ func (s *search) output(stopped bool) string {
 			}
 			prevLine = -1
 		}
+	}
+	if s.files == 0 && s.binary != "" {
+		return s.binary + " is a binary file (it has a NUL byte), not searched."
 	}
 	if s.files == 0 && !stopped {
 		return "No matches found."

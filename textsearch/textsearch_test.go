@@ -25,7 +25,7 @@ func TestPrefilter(t *testing.T) {
 		{`colou?r`, PatternOptions{}, []string{"color", "colour"}, true},
 		{`[Ee]rror\(`, PatternOptions{}, []string{"error("}, false}, // the parser makes [Ee] a folded e
 		{`foo|bar|baz`, PatternOptions{}, []string{"bar", "baz", "foo"}, true},
-		{`\bword\b`, PatternOptions{}, []string{"word"}, false},
+		{`\bword\b`, PatternOptions{}, []string{"word"}, true}, // the \b are checked on each hit (Unicode)
 		{`^package main$`, PatternOptions{}, []string{"package main"}, false},
 		{"ReadAll", PatternOptions{CaseInsensitive: true}, []string{"readall"}, true},
 		{"Strings", PatternOptions{CaseInsensitive: true}, []string{"tring"}, false}, // s folds with U+017F
@@ -277,6 +277,11 @@ func TestFilter(t *testing.T) {
 		{"", "make", []string{"Makefile", "x/GNUmakefile", "a.mk"}, []string{"make.go"}},
 		{"", "rb", []string{"Gemfile", "a.rb"}, []string{"a.py"}},
 		{"*_test.go", "go", []string{"a_test.go"}, []string{"a.go", "a_test.c"}},
+		// A trailing slash names directories (rg -g '!sub/'): what is under them.
+		{"!sub/", "", []string{"a.go", "subx/a.go", "sub", "x/subx/a"}, []string{"sub/a.go", "x/sub/b/c.go"}},
+		{"sub/", "", []string{"sub/a.go", "x/sub/b.go"}, []string{"sub", "a.go"}},
+		// An excluded directory excludes its files, walked or listed.
+		{"!vendor", "", []string{"a.go", "vendorx/a.go"}, []string{"vendor", "vendor/a.go", "x/vendor/b/c.go"}},
 	}
 	for _, c := range cases {
 		f, err := NewFilter(c.glob, c.typ)
@@ -298,8 +303,13 @@ func TestFilter(t *testing.T) {
 	if !f.SkipDir("x/vendor") || f.SkipDir("x/src") {
 		t.Error("SkipDir")
 	}
-	if _, err := NewFilter("", "cobol2"); err == nil {
-		t.Error("unknown type accepted")
+	if f, _ := NewFilter("!sub/", ""); !f.SkipDir("x/sub") || f.SkipDir("subx") {
+		t.Error("SkipDir of a directory glob")
+	}
+	// An unknown type names the three closest, not the whole list.
+	_, err := NewFilter("", "typescirpt")
+	if err == nil || err.Error() != `unknown file type "typescirpt"; the closest known types are typescript, typoscript, javascript` {
+		t.Errorf("unknown type: %v", err)
 	}
 }
 

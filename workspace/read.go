@@ -54,6 +54,21 @@ type File struct {
 	Hash       [32]byte // sha256 of the raw bytes (or of the buffer text): the read-before-write identity
 }
 
+// explainedError is a sentinel error with a message that already says what
+// the sentinel does, so that the message says it once.
+type explainedError struct {
+	msg string
+	err error
+}
+
+func (e *explainedError) Error() string { return e.msg }
+func (e *explainedError) Unwrap() error { return e.err }
+
+// explained is sentinel (for errors.Is) with the message format, args.
+func explained(sentinel error, format string, args ...any) error {
+	return &explainedError{msg: fmt.Sprintf(format, args...), err: sentinel}
+}
+
 // MaxTextFile is the largest file ReadFile decodes; larger ones get
 // ErrTooLarge (ReadFileWith can lift the limit for a windowed read).
 const MaxTextFile = 10 << 20
@@ -99,7 +114,7 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s does not exist: %w", rel, ErrNotExist)
+		return nil, explained(ErrNotExist, "%s does not exist", rel)
 	case errors.Is(err, errIsDir):
 		return nil, fmt.Errorf("%s is a directory, not a file; list it with ls", rel)
 	case errors.As(err, new(NotRegularError)):
@@ -111,8 +126,8 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 		if st, err := os.Stat(abs); err == nil {
 			size = humanSize(st.Size())
 		}
-		return nil, fmt.Errorf("%s is %s, over the %s limit: %w; read a window of it with offset and limit, or search it with grep",
-			rel, size, humanSize(maxSize), ErrTooLarge)
+		return nil, explained(ErrTooLarge, "%s is %s, over the %s limit; read a window of it with offset and limit, or search it with grep",
+			rel, size, humanSize(maxSize))
 	default:
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
@@ -135,7 +150,7 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 	text, format, err := Decode(c.Data)
 	if err != nil {
 		if errors.Is(err, ErrBinary) {
-			return nil, fmt.Errorf("%s is a binary file (it has a NUL byte in its first 8 KiB); text tools cannot read or edit it: %w", rel, ErrBinary)
+			return nil, explained(ErrBinary, "%s is a binary file (it has a NUL byte in its first 8 KiB); text tools cannot read or edit it", rel)
 		}
 		return nil, fmt.Errorf("decode %s: %w", rel, err)
 	}

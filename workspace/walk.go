@@ -24,6 +24,82 @@ type WalkOptions struct {
 	// IncludeDenied visits files and directories on the secrets deny list
 	// too (for housekeeping such as CleanTemp, never for a tool's answer).
 	IncludeDenied bool
+	// Skipped, when set, collects what the walk passed over as hidden or
+	// ignored (not .git, not the deny list).
+	Skipped *Skipped
+}
+
+// Skipped is what a walk passed over: hidden and ignored entries (a
+// directory counts once, for everything under it), the first few by path.
+type Skipped struct {
+	mu              sync.Mutex
+	Hidden, Ignored int
+	Examples        []string // rel paths, directories ending in "/"
+}
+
+// Reset forgets what was collected, for a new walk.
+func (s *Skipped) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Hidden, s.Ignored, s.Examples = 0, 0, nil
+}
+
+// vcsFile reports whether a hidden name is the version control's own
+// (.git, .gitignore, .ignore…), not worth a "not searched" hint.
+func vcsFile(name []byte) bool {
+	switch string(name) {
+	case ".git", ".gitignore", ".ignore", ".gitattributes", ".gitmodules", ".gitkeep":
+		return true
+	}
+	return false
+}
+
+// maxSkippedExamples bounds Skipped.Examples.
+const maxSkippedExamples = 1000
+
+func (s *Skipped) add(rel string, isDir, hidden bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if hidden {
+		s.Hidden++
+	} else {
+		s.Ignored++
+	}
+	if len(s.Examples) < maxSkippedExamples {
+		if isDir {
+			rel += "/"
+		}
+		s.Examples = append(s.Examples, rel)
+	}
+}
+
+// Under returns the counts and examples of what was skipped under the
+// directory rel ("." for all): hidden entries, ignored ones, and up to n
+// example paths. Counts are of the examples kept when some were dropped.
+func (s *Skipped) Under(rel string, hiddenName func(string) bool, n int) (hidden, ignored int, examples []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := rel == "." || rel == ""
+	if all && len(s.Examples) < maxSkippedExamples {
+		hidden, ignored = s.Hidden, s.Ignored
+	}
+	for _, e := range s.Examples {
+		if !all && !strings.HasPrefix(e, rel+"/") {
+			continue
+		}
+		if len(examples) < n {
+			examples = append(examples, e)
+		}
+		if all && len(s.Examples) < maxSkippedExamples {
+			continue
+		}
+		if hiddenName(e) {
+			hidden++
+		} else {
+			ignored++
+		}
+	}
+	return hidden, ignored, examples
 }
 
 // A WalkEntry is one file, directory or symlink found by Walk. Symlinks are
@@ -156,6 +232,12 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	for _, e := range s.ents {
 		nb := s.name(e)
 		if nb[0] == '.' && (!wk.opts.Hidden || string(nb) == ".git") {
+			if wk.opts.Skipped != nil && !vcsFile(nb) {
+				rel := filepath.ToSlash((prefix + string(nb))[relStart:])
+				if wk.deny == nil || !wk.deny.match(rel, string(nb), e.typ.IsDir()) {
+					wk.opts.Skipped.add(rel, e.typ.IsDir(), true)
+				}
+			}
 			continue
 		}
 		abs := prefix + string(nb)
@@ -170,6 +252,9 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 		}
 		isDir := typ.IsDir()
 		if lv != nil && lv.ignored(rel, name, isDir) {
+			if wk.opts.Skipped != nil && (deny == nil || !deny.match(rel, name, isDir)) {
+				wk.opts.Skipped.add(rel, isDir, false)
+			}
 			continue
 		}
 		if deny != nil && deny.match(rel, name, isDir) {
