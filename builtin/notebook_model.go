@@ -14,150 +14,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentls/agentls/jsonspan"
 )
-
-// jsonMember is one "key": value pair of a JSON object, as byte offsets into
-// the document.
-type jsonMember struct {
-	key              string
-	keyStart, keyEnd int // the quoted key
-	valStart, valEnd int
-}
-
-// jsonSpan is the byte range of one JSON value.
-type jsonSpan struct{ start, end int }
-
-var errJSONSyntax = errors.New("malformed JSON")
-
-func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the offset just after the JSON value starting at i.
-func valueEnd(s string, i int) (int, error) {
-	if i >= len(s) {
-		return 0, errJSONSyntax
-	}
-	switch s[i] {
-	case '{':
-		_, end, err := objectMembers(s, i)
-		return end, err
-	case '[':
-		_, end, err := arrayElems(s, i)
-		return end, err
-	case '"':
-		return stringEnd(s, i)
-	}
-	j := i
-	for j < len(s) && !strings.ContainsRune(",}] \t\n\r", rune(s[j])) {
-		j++
-	}
-	if j == i {
-		return 0, errJSONSyntax
-	}
-	return j, nil
-}
-
-// stringEnd returns the offset just after the JSON string starting at i.
-func stringEnd(s string, i int) (int, error) {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
-		}
-	}
-	return 0, errJSONSyntax
-}
-
-// objectMembers lists the members of the object starting at i (s[i] == '{')
-// and returns the offset just after it.
-func objectMembers(s string, i int) ([]jsonMember, int, error) {
-	if i >= len(s) || s[i] != '{' {
-		return nil, 0, errJSONSyntax
-	}
-	var ms []jsonMember
-	j := skipSpace(s, i+1)
-	if j < len(s) && s[j] == '}' {
-		return nil, j + 1, nil
-	}
-	for j < len(s) {
-		if s[j] != '"' {
-			return nil, 0, errJSONSyntax
-		}
-		m := jsonMember{keyStart: j}
-		end, err := stringEnd(s, j)
-		if err != nil {
-			return nil, 0, err
-		}
-		m.keyEnd = end
-		if err := json.Unmarshal([]byte(s[m.keyStart:m.keyEnd]), &m.key); err != nil {
-			return nil, 0, errJSONSyntax
-		}
-		j = skipSpace(s, end)
-		if j >= len(s) || s[j] != ':' {
-			return nil, 0, errJSONSyntax
-		}
-		m.valStart = skipSpace(s, j+1)
-		if m.valEnd, err = valueEnd(s, m.valStart); err != nil {
-			return nil, 0, err
-		}
-		ms = append(ms, m)
-		j = skipSpace(s, m.valEnd)
-		if j < len(s) && s[j] == ',' {
-			j = skipSpace(s, j+1)
-			continue
-		}
-		if j < len(s) && s[j] == '}' {
-			return ms, j + 1, nil
-		}
-		break
-	}
-	return nil, 0, errJSONSyntax
-}
-
-// arrayElems lists the elements of the array starting at i (s[i] == '[')
-// and returns the offset just after it.
-func arrayElems(s string, i int) ([]jsonSpan, int, error) {
-	if i >= len(s) || s[i] != '[' {
-		return nil, 0, errJSONSyntax
-	}
-	var es []jsonSpan
-	j := skipSpace(s, i+1)
-	if j < len(s) && s[j] == ']' {
-		return nil, j + 1, nil
-	}
-	for j < len(s) {
-		end, err := valueEnd(s, j)
-		if err != nil {
-			return nil, 0, err
-		}
-		es = append(es, jsonSpan{j, end})
-		j = skipSpace(s, end)
-		if j < len(s) && s[j] == ',' {
-			j = skipSpace(s, j+1)
-			continue
-		}
-		if j < len(s) && s[j] == ']' {
-			return es, j + 1, nil
-		}
-		break
-	}
-	return nil, 0, errJSONSyntax
-}
-
-func member(ms []jsonMember, key string) (jsonMember, bool) {
-	for _, m := range ms {
-		if m.key == key {
-			return m, true
-		}
-	}
-	return jsonMember{}, false
-}
 
 // objStyle is the layout of a JSON object: the space between "{" and the
 // first key (also used after each comma), the separator between a key and its
@@ -191,21 +50,21 @@ func afterNewline(ws string) string {
 	return ws[strings.LastIndexByte(ws, '\n')+1:]
 }
 
-func styleOf(s string, start, end int, ms []jsonMember) objStyle {
+func styleOf(s string, start, end int, ms []jsonspan.Member) objStyle {
 	if len(ms) == 0 {
 		return objStyle{sep: ": "}
 	}
 	return objStyle{
-		open:  s[start+1 : ms[0].keyStart],
-		sep:   s[ms[0].keyEnd:ms[0].valStart],
-		close: s[ms[len(ms)-1].valEnd : end-1],
+		open:  s[start+1 : ms[0].KeyStart],
+		sep:   s[ms[0].KeyEnd:ms[0].ValStart],
+		close: s[ms[len(ms)-1].ValEnd : end-1],
 	}
 }
 
 // nbCell is one cell of a notebook.
 type nbCell struct {
-	jsonSpan
-	members []jsonMember
+	jsonspan.Span
+	members []jsonspan.Member
 	id, typ string
 	source  string // joined
 }
@@ -215,7 +74,7 @@ type notebook struct {
 	text      string
 	minor     int
 	root      objStyle
-	cellsVal  jsonSpan // the "cells" array
+	cellsVal  jsonspan.Span // the "cells" array
 	cells     []nbCell
 	cellStyle objStyle // layout of a cell: copied from the first one, or derived from the root
 }
@@ -237,41 +96,41 @@ func parseNotebook(text string) (*notebook, error) {
 		return nil, fmt.Errorf("notebook_edit edits nbformat 4 notebooks; this one's nbformat is %s", v)
 	}
 	nb := &notebook{text: text, minor: head.NBFormatMinor}
-	start := skipSpace(text, 0)
-	rootMs, rootEnd, err := objectMembers(text, start)
+	start := jsonspan.SkipSpace(text, 0)
+	rootMs, rootEnd, err := jsonspan.Object(text, start)
 	if err != nil {
 		return nil, err
 	}
 	nb.root = styleOf(text, start, rootEnd, rootMs)
-	cm, ok := member(rootMs, "cells")
+	cm, ok := jsonspan.Find(rootMs, "cells")
 	if !ok {
 		return nil, errors.New(`the notebook has no "cells" array`)
 	}
-	elems, end, err := arrayElems(text, cm.valStart)
+	elems, end, err := jsonspan.Array(text, cm.ValStart)
 	if err != nil {
 		return nil, errors.New(`the notebook's "cells" is not an array`)
 	}
-	nb.cellsVal = jsonSpan{cm.valStart, end}
+	nb.cellsVal = jsonspan.Span{Start: cm.ValStart, End: end}
 	for _, e := range elems {
-		ms, _, err := objectMembers(text, e.start)
+		ms, _, err := jsonspan.Object(text, e.Start)
 		if err != nil {
 			return nil, errors.New(`a cell of the notebook is not a JSON object`)
 		}
-		c := nbCell{jsonSpan: e, members: ms}
-		if m, ok := member(ms, "id"); ok {
-			_ = json.Unmarshal([]byte(text[m.valStart:m.valEnd]), &c.id)
+		c := nbCell{Span: e, members: ms}
+		if m, ok := jsonspan.Find(ms, "id"); ok {
+			_ = json.Unmarshal([]byte(text[m.ValStart:m.ValEnd]), &c.id)
 		}
-		if m, ok := member(ms, "cell_type"); ok {
-			_ = json.Unmarshal([]byte(text[m.valStart:m.valEnd]), &c.typ)
+		if m, ok := jsonspan.Find(ms, "cell_type"); ok {
+			_ = json.Unmarshal([]byte(text[m.ValStart:m.ValEnd]), &c.typ)
 		}
-		if m, ok := member(ms, "source"); ok {
-			c.source = decodeSource(text[m.valStart:m.valEnd])
+		if m, ok := jsonspan.Find(ms, "source"); ok {
+			c.source = decodeSource(text[m.ValStart:m.ValEnd])
 		}
 		nb.cells = append(nb.cells, c)
 	}
 	if len(nb.cells) > 0 {
 		c := nb.cells[0]
-		nb.cellStyle = styleOf(text, c.start, c.end, c.members)
+		nb.cellStyle = styleOf(text, c.Start, c.End, c.members)
 	} else {
 		// An element of "cells" sits one level below the root's members.
 		elem := nb.root.indent() + nb.root.unit()
@@ -460,7 +319,7 @@ func (nb *notebook) replace(idx int, e nbEdit) (nbResult, error) {
 	if e.source != nil {
 		src = toLF(*e.source)
 	}
-	st := styleOf(nb.text, c.start, c.end, c.members)
+	st := styleOf(nb.text, c.Start, c.End, c.members)
 	res := nbResult{Index: idx, ID: c.id, Type: typ, OldSource: c.source, NewSource: src}
 	if typ != c.typ {
 		res.TypeChange = c.typ
@@ -468,8 +327,8 @@ func (nb *notebook) replace(idx int, e nbEdit) (nbResult, error) {
 	var keys, vals []string
 	has := map[string]bool{}
 	for _, m := range c.members {
-		raw := nb.text[m.valStart:m.valEnd]
-		switch m.key {
+		raw := nb.text[m.ValStart:m.ValEnd]
+		switch m.Key {
 		case "source":
 			raw = sourceValue(src, strings.HasPrefix(raw, `"`), st)
 		case "cell_type":
@@ -478,7 +337,7 @@ func (nb *notebook) replace(idx int, e nbEdit) (nbResult, error) {
 			if typ != "code" {
 				continue // only code cells have them
 			}
-			if m.key == "outputs" {
+			if m.Key == "outputs" {
 				res.Cleared = res.Cleared || raw != "[]"
 				raw = "[]"
 			} else {
@@ -486,8 +345,8 @@ func (nb *notebook) replace(idx int, e nbEdit) (nbResult, error) {
 				raw = "null"
 			}
 		}
-		has[m.key] = true
-		keys = append(keys, m.key)
+		has[m.Key] = true
+		keys = append(keys, m.Key)
 		vals = append(vals, raw)
 	}
 	if typ != "" {
@@ -499,7 +358,7 @@ func (nb *notebook) replace(idx int, e nbEdit) (nbResult, error) {
 		keys, vals = addMember(keys, vals, has, "outputs", "[]")
 	}
 	keys, vals = addMember(keys, vals, has, "source", sourceValue(src, false, st))
-	res.Text = nb.splice(c.start, c.end, renderObject(keys, vals, st))
+	res.Text = nb.splice(c.Start, c.End, renderObject(keys, vals, st))
 	return res, nil
 }
 
@@ -553,24 +412,24 @@ func (nb *notebook) insert(idx int, e nbEdit) (nbResult, error) {
 		} else {
 			cell = "[" + cell + "]"
 		}
-		res.Text = nb.splice(arr.start, arr.end, cell)
+		res.Text = nb.splice(arr.Start, arr.End, cell)
 		return res, nil
 	}
 	// What follows the comma between two cells: as between the first two,
 	// else as after "[" in a multi-line file, else as in the cells' objects.
-	sep := nb.text[arr.start+1 : nb.cells[0].start]
+	sep := nb.text[arr.Start+1 : nb.cells[0].Start]
 	if !strings.Contains(sep, "\n") {
 		sep = strings.TrimPrefix(st.comma(), ",")
 	}
 	if n > 1 {
-		between := nb.text[nb.cells[0].end:nb.cells[1].start]
+		between := nb.text[nb.cells[0].End:nb.cells[1].Start]
 		sep = between[strings.IndexByte(between, ',')+1:]
 	}
 	if idx < n {
-		at := nb.cells[idx].start
+		at := nb.cells[idx].Start
 		res.Text = nb.splice(at, at, cell+","+sep)
 	} else {
-		at := nb.cells[n-1].end
+		at := nb.cells[n-1].End
 		res.Text = nb.splice(at, at, ","+sep+cell)
 	}
 	return res, nil
@@ -581,11 +440,11 @@ func (nb *notebook) delete(idx int) (nbResult, error) {
 	res := nbResult{Index: idx, ID: c.id, Type: c.typ, OldSource: c.source}
 	switch {
 	case len(nb.cells) == 1:
-		res.Text = nb.splice(nb.cellsVal.start, nb.cellsVal.end, "[]")
+		res.Text = nb.splice(nb.cellsVal.Start, nb.cellsVal.End, "[]")
 	case idx > 0:
-		res.Text = nb.splice(nb.cells[idx-1].end, c.end, "")
+		res.Text = nb.splice(nb.cells[idx-1].End, c.End, "")
 	default:
-		res.Text = nb.splice(c.start, nb.cells[1].start, "")
+		res.Text = nb.splice(c.Start, nb.cells[1].Start, "")
 	}
 	return res, nil
 }
