@@ -71,6 +71,9 @@ func TestBashReadOnlyCommandsRunReadOnly(t *testing.T) {
 		t.Errorf("a read-only command printed a denied file: %s", out)
 	}
 	// Read-only commands see a private /tmp as TMPDIR, and HOME-side caches there.
+	if out := mustExec(t, ctx, "bash", map[string]any{"command": "cat .git/config"}); strings.Contains(out, "repositoryformatversion") {
+		t.Errorf("a read-only command read .git/config (on the secrets deny list): %s", out)
+	}
 	out = mustExec(t, ctx, "bash", map[string]any{"command": `echo "$TMPDIR $GOCACHE"`})
 	wantOut(t, out, "/tmp /tmp/.cache/go-build")
 	if _, err := os.Stat(filepath.Join(s.WS.Root(), ".env")); err != nil {
@@ -81,8 +84,9 @@ func TestBashReadOnlyCommandsRunReadOnly(t *testing.T) {
 func TestBashApprovedCommandsRunWorkspaceWrite(t *testing.T) {
 	ctx, s, outside := sandboxSession(t, "", allowAll)
 	out := mustExec(t, ctx, "bash", map[string]any{"command": fmt.Sprintf(
-		`touch in.txt; touch %s/out.txt; echo x >> .git/hooks/pre-commit; echo x >> .git/config; cat .env; echo end`, outside)})
-	wantOut(t, out, "Read-only file system", "end")
+		`touch in.txt; touch %s/out.txt; echo x >> .git/hooks/pre-commit; echo x >> .git/config; cat .env; cat .git/config; echo end`, outside)})
+	// .git/config is read-only but visible (git push needs its remotes).
+	wantOut(t, out, "Read-only file system", "repositoryformatversion", "end")
 	if strings.Contains(out, sandboxSecret) {
 		t.Errorf("an approved command printed a denied file: %s", out)
 	}

@@ -157,13 +157,18 @@ var readOnlyCommands = map[string]func(args []Word) string{
 	"find":     checkFind,
 	"file":     forbidOptions("-C", "--compile"),
 	"tree":     forbidOptions("-o"),
-	"rg":       forbidOptions("--pre"),
+	"rg":       forbidOptions("--pre", "--hostname-bin"),
 	"fd":       forbidOptions("-x", "--exec", "-X", "--exec-batch"),
 	"sort":     forbidOptions("-o", "--output", "--compress-program"),
 	"sed":      checkSed,
 	"date":     forbidOptions("-s", "--set"),
 	"uniq":     maxOperands(1),
-	"hostname": maxOperands(0),
+	"hostname": func(args []Word) string {
+		if why := forbidOptions("-F", "--file", "-b", "--boot")(args); why != "" {
+			return why
+		}
+		return maxOperands(0)(args)
+	},
 	"env":      maxOperands(0),
 	"git":      checkGit,
 	"go":       checkGo,

@@ -42,6 +42,8 @@ func TestClassifierHardening(t *testing.T) {
 		`go list -json=Export .`,
 		`go doc -http=:0 fmt`,
 		`go doc --http :0 fmt`,
+		`hostname --file=name.txt`,
+		`rg --hostname-bin=./x foo`,
 		`file --comp -m notes.txt`,
 		`command time --o=out.txt ls`,
 		`find . -fls out.txt`,

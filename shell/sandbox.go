@@ -250,7 +250,14 @@ func (s *Sandbox) masks(root string) ([]string, error) {
 			paths = append(paths, p)
 		}
 	}
-	paths = append(paths, s.Masked...)
+	for _, m := range s.Masked {
+		// An approved command sees the repository's own config (read-only,
+		// see gitGuards): git push and fetch need its remotes.
+		if r := realPath(m); s.Mode == ModeWorkspaceWrite && root != "" && (r == filepath.Join(root, ".git", "config") || r == filepath.Join(root, ".git", "config.worktree")) {
+			continue
+		}
+		paths = append(paths, m)
+	}
 	var out []string
 	seen := map[string]bool{}
 	empty := ""
