@@ -111,7 +111,7 @@ func (s *Sandbox) wrap(dir string, argv, env []string) ([]string, []string, erro
 	tmpdir := "/tmp"
 	switch s.Mode {
 	case ModeWorkspaceWrite:
-		if root != "" {
+		if root != "" && root != "/" { // a workspace of / would make everything writable
 			out = append(out, "--bind", root, root)
 			out = append(out, gitGuards(root)...)
 		}
@@ -254,6 +254,12 @@ func (s *Sandbox) masks(root string) ([]string, error) {
 		// An approved command sees the repository's own config (read-only,
 		// see gitGuards): git push and fetch need its remotes.
 		if r := realPath(m); s.Mode == ModeWorkspaceWrite && root != "" && (r == filepath.Join(root, ".git", "config") || r == filepath.Join(root, ".git", "config.worktree")) {
+			continue
+		}
+		// A denied name that is a symlink leading out of the workspace
+		// hides nothing of the workspace; mounting over its target (/usr)
+		// would only break the sandbox.
+		if r := realPath(m); root != "" && r != root && !strings.HasPrefix(r, root+string(filepath.Separator)) {
 			continue
 		}
 		paths = append(paths, m)

@@ -66,7 +66,7 @@ func newSandboxFixture(t *testing.T) sandboxFixture {
 
 func (f sandboxFixture) spec(mode Mode, script string) Spec {
 	sb := &Sandbox{Mode: mode, Root: f.ws, TempDir: f.tmp, Home: f.home,
-		Masked: []string{filepath.Join(f.ws, ".env"), filepath.Join(f.ws, ".git", "config")}}
+		Masked: []string{filepath.Join(f.ws, ".env"), filepath.Join(f.ws, ".git", "config"), filepath.Join(f.ws, "id_rsa_usr")}}
 	env := append(Environ(filepath.Join(f.tmp, "tmp")), "GITHUB_TOKEN="+fixtureSecret, "MY_API_KEY="+fixtureSecret, "HOME="+f.home)
 	return Spec{Script: script, Dir: f.ws, Env: env, Timeout: 30 * time.Second, Sandbox: sb, Grace: 300 * time.Millisecond}
 }
@@ -140,13 +140,17 @@ echo "env=[$(cat .env)]"`, f.out)))
 func TestSandboxSecretsHidden(t *testing.T) {
 	t.Parallel()
 	f := newSandboxFixture(t)
+	// A denied name that leads out of the workspace does not hide its target.
+	if err := os.Symlink("/usr", filepath.Join(f.ws, "id_rsa_usr")); err != nil {
+		t.Fatal(err)
+	}
 	for _, mode := range []Mode{ModeReadOnly, ModeWorkspaceWrite} {
 		out := runSpec(t, f.spec(mode, `cat .env .git/config ~/.ssh/id_ed25519 ~/.netrc ~/.aws/credentials ~/.docker/config.json ~/.config/gcloud/token.txt 2>&1
-env; ls -a ~/.ssh; echo done`))
+env; ls -a ~/.ssh; cat main.go; echo done`))
 		if strings.Contains(out, fixtureSecret) {
 			t.Errorf("%s: a secret was printed:\n%s", mode, out)
 		}
-		wantLines(t, out, "done")
+		wantLines(t, out, "package main", "done")
 		if strings.Contains(out, "GITHUB_TOKEN") || strings.Contains(out, "MY_API_KEY") {
 			t.Errorf("%s: a credential variable was passed on:\n%s", mode, out)
 		}
