@@ -154,24 +154,24 @@ var readOnlyCommands = map[string]func(args []Word) string{
 	"continue": numbersOnly, "shift": numbersOnly, "expand": nil, "unexpand": nil,
 	"zcat": nil, "look": nil, "tty": nil, "getconf": nil,
 	// Readers with options that write or run programs.
-	"find":     checkFind,
-	"file":     forbidOptions("-C", "--compile"),
-	"tree":     forbidOptions("-o"),
-	"rg":       forbidOptions("--pre", "--hostname-bin"),
-	"fd":       forbidOptions("-x", "--exec", "-X", "--exec-batch"),
-	"sort":     forbidOptions("-o", "--output", "--compress-program"),
-	"sed":      checkSed,
-	"date":     forbidOptions("-s", "--set"),
-	"uniq":     maxOperands(1),
+	"find": checkFind,
+	"file": forbidOptions("-C", "--compile"),
+	"tree": forbidOptions("-o"),
+	"rg":   forbidOptions("--pre", "--hostname-bin"),
+	"fd":   forbidOptions("-x", "--exec", "-X", "--exec-batch"),
+	"sort": forbidOptions("-o", "--output", "--compress-program"),
+	"sed":  checkSed,
+	"date": forbidOptions("-s", "--set"),
+	"uniq": maxOperands(1),
 	"hostname": func(args []Word) string {
 		if why := forbidOptions("-F", "--file", "-b", "--boot")(args); why != "" {
 			return why
 		}
 		return maxOperands(0)(args)
 	},
-	"env":      maxOperands(0),
-	"git":      checkGit,
-	"go":       checkGo,
+	"env": maxOperands(0),
+	"git": checkGit,
+	"go":  checkGo,
 }
 
 // options splits arguments into options and operands (after "--" all are
