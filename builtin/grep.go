@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -221,7 +219,7 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 	// The table lists what a walk of the whole folder visits; a search
 	// inside a hidden or ignored directory walks that directory itself.
 	inTable := rel == "." || !hiddenPath(rel) && (a.IncludeIgnored || !ws.Ignored(abs, true))
-	if table, tableSkipped := grepTable(s, opts); table != nil && inTable {
+	if table, tableSkipped := textsearch.SessionTable(s, opts); table != nil && inTable {
 		files = table.Source(rel, filter, overlay)
 		*skipped = tableSkipped
 	} else {
@@ -267,87 +265,6 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		}
 		return nil
 	}, nil
-}
-
-// grepState is a session's grep state: the resident file tables, one per
-// walk option set, kept from the session's second search on (a session that
-// searches once, like the command line's, walks and searches in one pass).
-type grepState struct {
-	mu       sync.Mutex
-	searches int
-	tables   map[[2]bool]*textsearch.Table
-	skipped  map[[2]bool]*workspace.Skipped // what each table's last walk passed over
-	deny     uint64 // the deny list version the tables were walked with
-	cancel   func()
-}
-
-type grepStateKey struct{}
-
-// grepTable returns the session's table for opts, or nil on its first
-// search, and what the table's walk passed over.
-func grepTable(s *workspace.Session, opts workspace.WalkOptions) (*textsearch.Table, *workspace.Skipped) {
-	st := s.Attach(grepStateKey{}, func() any {
-		return &grepState{tables: map[[2]bool]*textsearch.Table{}, skipped: map[[2]bool]*workspace.Skipped{}, deny: s.WS.DenyVersion()}
-	}).(*grepState)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.searches++
-	if st.searches == 1 || st.tables == nil { // first search, or closed
-		return nil, nil
-	}
-	if st.cancel == nil {
-		st.cancel = s.WS.OnChange(func(path string) {
-			st.mu.Lock()
-			tables := maps.Clone(st.tables)
-			st.mu.Unlock()
-			for _, t := range tables {
-				t.Invalidate(path)
-			}
-		})
-	}
-	if v := s.WS.DenyVersion(); v != st.deny {
-		// The deny list changed: the tables' file lists may hold files now
-		// denied (or lack files allowed again); walk afresh.
-		clear(st.tables)
-		clear(st.skipped)
-		st.deny = v
-	}
-	key := [2]bool{opts.Hidden, opts.IncludeIgnored}
-	t := st.tables[key]
-	if t == nil {
-		budget := int64(textsearch.DefaultCacheBudget)
-		var mb int64
-		if s.Setting("grep.cacheMB", &mb) && mb >= 0 {
-			budget = mb << 20
-		}
-		ws := s.WS
-		skipped := &workspace.Skipped{}
-		st.skipped[key] = skipped
-		opts.Skipped = skipped
-		t = textsearch.NewTable(ws.Root(), func(ctx context.Context, fn func(abs, rel string, isDir bool)) error {
-			skipped.Reset()
-			return ws.Walk(ctx, ws.Root(), opts, func(e workspace.WalkEntry) error {
-				if e.IsDir || e.Mode.IsRegular() {
-					fn(e.Abs, e.Rel, e.IsDir)
-				}
-				return nil
-			})
-		}, budget)
-		st.tables[key] = t
-	}
-	return t, st.skipped[key]
-}
-
-// Close stops following the workspace's changes.
-func (st *grepState) Close() error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.cancel != nil {
-		st.cancel()
-		st.cancel = nil
-	}
-	st.tables = nil
-	return nil
 }
 
 type grepBuffer struct {

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentls/agentls/registry"
+	"github.com/agentls/agentls/textsearch"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -217,7 +218,7 @@ func ripgrep(t *testing.T, rg, root string, c rgCase) map[string]bool {
 				Type string
 				Data struct {
 					Path         struct{ Text string }
-					LineNumber   int  `json:"line_number"`
+					LineNumber   int `json:"line_number"`
 					Lines        struct{ Text string }
 					BinaryOffset *int `json:"binary_offset"`
 				}
@@ -625,12 +626,8 @@ func TestGrepTableCache(t *testing.T) {
 			t.Fatalf("got %q want %q", got, want)
 		}
 	}
-	st := s.Attach(grepStateKey{}, nil).(*grepState)
-	cached := int64(0)
-	for _, tb := range st.tables {
-		cached += tb.CachedBytes()
-	}
-	if cached == 0 {
+	tb, _ := textsearch.SessionTable(s, workspace.WalkOptions{})
+	if tb == nil || tb.CachedBytes() == 0 {
 		t.Fatal("the file table cached nothing")
 	}
 	writeWS(t, s, "b/b.go", "package b\n\nfunc Marker() {}\n")

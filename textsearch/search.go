@@ -126,9 +126,9 @@ type search struct {
 
 	mu      sync.Mutex
 	results []*fileResult
-	stored  int // matches with text in results
-	files   int // files with a match
-	matches int // matching lines (or matches, multiline)
+	stored  int    // matches with text in results
+	files   int    // files with a match
+	matches int    // matching lines (or matches, multiline)
 	binary  string // an explicit file passed over as binary
 }
 
