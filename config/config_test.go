@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -108,6 +109,37 @@ func TestTightenClonedRepository(t *testing.T) {
 	want = map[string]any{"bash": map[string]any{"sandbox": "bwrap", "askFallback": "deny"}}
 	if got := decode(t, out); !reflect.DeepEqual(got, want) {
 		t.Errorf("Tighten(nil, …): %v, want %v", got, want)
+	}
+}
+
+// TestTightenSandbox: a workspace may make bash.sandbox stricter (off <
+// auto < strict, the old none and bwrap as off and strict), never looser.
+func TestTightenSandbox(t *testing.T) {
+	for _, c := range []struct{ user, ws, want string }{
+		{"", "off", ""},
+		{"", "none", ""},
+		{"", "auto", ""},
+		{"", "strict", "strict"},
+		{"", "bwrap", "bwrap"},
+		{"off", "auto", "auto"},
+		{"none", "strict", "strict"},
+		{"auto", "off", "auto"},
+		{"strict", "auto", "strict"},
+		{"bwrap", "off", "bwrap"},
+		{"auto", "firejail", "auto"},
+	} {
+		user := json.RawMessage(`{}`)
+		if c.user != "" {
+			user = json.RawMessage(fmt.Sprintf(`{"bash": {"sandbox": %q}}`, c.user))
+		}
+		out, _ := Tighten(user, json.RawMessage(fmt.Sprintf(`{"bash": {"sandbox": %q}}`, c.ws)))
+		got := ""
+		if bash, ok := decode(t, out)["bash"].(map[string]any); ok {
+			got, _ = bash["sandbox"].(string)
+		}
+		if got != c.want {
+			t.Errorf("user %q, workspace %q: %q, want %q", c.user, c.ws, got, c.want)
+		}
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // approvals (allow < ask < deny), turns the sandbox on, turns
 // bash.askFallback to "deny" and webFetch.allowPrivate and clientConfirms
 // off. Everything else it says — bash.allow, a weaker approval, mcpServers,
-// sandbox "none", "!pattern" exceptions to secrets.deny — is ignored and
+// a looser sandbox, "!pattern" exceptions to secrets.deny — is ignored and
 // named in ignored, so the user can be told.
 func Tighten(user, ws json.RawMessage) (out json.RawMessage, ignored []string) {
 	w, ok := object(ws)
@@ -87,14 +87,16 @@ func Tighten(user, ws json.RawMessage) (out json.RawMessage, ignored []string) {
 				case "sandbox":
 					mode, _ := bv.(string)
 					cur, _ := get(u, "bash", "sandbox").(string)
+					want, known := sandboxRank(mode)
+					have, _ := sandboxRank(cur)
 					switch {
-					case mode == "" || mode == "none":
-						if cur != "" && cur != "none" {
-							ign("bash.sandbox", "a workspace cannot turn the sandbox off")
-						}
-					case cur == "" || cur == "none":
+					case !known:
+						ign("bash.sandbox", "unknown mode "+fmt.Sprintf("%q", mode))
+					case want > have:
 						setPath(u, mode, "bash", "sandbox")
-					case cur != mode:
+					case want < have:
+						ign("bash.sandbox", "a workspace cannot loosen the sandbox")
+					case mode != cur && cur != "":
 						ign("bash.sandbox", "the user chose "+cur)
 					}
 				case "askFallback":
@@ -222,4 +224,19 @@ func union(a, b []string) []string {
 // IgnoredMessage says in one line which workspace settings were ignored.
 func IgnoredMessage(path string, ignored []string) string {
 	return fmt.Sprintf("%s may only tighten the settings; ignored: %s", path, strings.Join(ignored, "; "))
+}
+
+// sandboxRank orders bash.sandbox modes by how much they confine: "off"
+// (and the old "none") < "auto" (the default, "") < "strict" (and the old
+// "bwrap", which meant no network).
+func sandboxRank(mode string) (int, bool) {
+	switch mode {
+	case "off", "none":
+		return 0, true
+	case "", "auto":
+		return 1, true
+	case "strict", "bwrap":
+		return 2, true
+	}
+	return 0, false
 }
