@@ -1,8 +1,8 @@
 package config
 
 import (
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -140,6 +140,21 @@ func TestTightenSandbox(t *testing.T) {
 		if got != c.want {
 			t.Errorf("user %q, workspace %q: %q, want %q", c.user, c.ws, got, c.want)
 		}
+	}
+}
+
+func TestTightenNetworkAndBwrapPath(t *testing.T) {
+	out, ignored := Tighten(json.RawMessage(`{}`), json.RawMessage(`{"bash": {"network": false, "bwrapPath": "./fake-bwrap"}}`))
+	want := map[string]any{"bash": map[string]any{"network": false}}
+	if got := decode(t, out); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if !strings.Contains(strings.Join(ignored, "\n"), "bash.bwrapPath (") {
+		t.Errorf("a repository's bwrapPath was not ignored: %q", ignored)
+	}
+	out, ignored = Tighten(json.RawMessage(`{"bash": {"network": false}}`), json.RawMessage(`{"bash": {"network": true}}`))
+	if got := decode(t, out); !reflect.DeepEqual(got, want) || len(ignored) != 1 {
+		t.Errorf("a workspace turned the network on: %v %q", got, ignored)
 	}
 }
 

@@ -105,6 +105,12 @@ func Tighten(user, ws json.RawMessage) (out json.RawMessage, ignored []string) {
 					} else {
 						ign("bash.askFallback", "a workspace may only set \"deny\"")
 					}
+				case "network":
+					if bv == false {
+						setPath(u, false, "bash", "network")
+					} else {
+						ign("bash.network", "a workspace may only set false")
+					}
 				case "allow":
 					ign("bash.allow", "a workspace cannot allow commands")
 				default:
