@@ -2,11 +2,37 @@
 # The whole test suite, from a fresh clone: installs what the tests need (Debian packages, Go
 # modules, npm packages, Neovim) and runs vet, the Go tests with the race detector, and the
 # end-to-end tests against real clients. .ci/run calls exactly this script.
+#
+# scripts/test.sh --quick is the contributor's loop: go vet, go test -race -short and the LSP end to
+# end (npm packages of lsp/e2e only), installing nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 step() { printf '\n=== %s\n' "$*"; }
+
+case "${1:-}" in
+--quick)
+	step "go vet ./..."
+	go vet ./...
+	step "go test -race -short ./..."
+	go test -race -short ./...
+	bin="$root/.cache/bin"
+	mkdir -p "$bin"
+	step "go build ./cmd/agentls"
+	go build -o "$bin/agentls" ./cmd/agentls
+	step "LSP end-to-end (vscode-languageserver-protocol)"
+	(cd lsp/e2e && npm ci --no-audit --no-fund --silent)
+	node lsp/e2e/run.mjs "$bin/agentls"
+	step "quick tests passed (scripts/test.sh without --quick runs everything)"
+	exit 0
+	;;
+"") ;;
+*)
+	echo "usage: scripts/test.sh [--quick]" >&2
+	exit 2
+	;;
+esac
 
 # Debian packages the tests use: rg and ctags are the reference tools grep and the index are
 # compared with; bwrap is the optional bash sandbox; emacs-nox runs the Emacs client's tests.

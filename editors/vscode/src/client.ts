@@ -23,7 +23,7 @@ import { Backoff } from './backoff';
 import { checkToolList, type ToolList } from './contribution';
 import type { CallResult } from './result';
 import { ownProviders, registerLanguageRequests, watchDiagnostics } from './languages';
-import { findServer, INSTALL_COMMAND, type Found } from './serverPath';
+import { BUILD_COMMANDS, findServer, INSTALL_STEPS, type Found } from './serverPath';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'restarting' | 'missing' | 'failed';
 
@@ -58,7 +58,7 @@ export function agentlsSettings(scope?: vscode.Uri): { [key: string]: unknown } 
   return { ...plain, clientConfirms: true };
 }
 
-export function probeServerPath(): Found {
+export function probeServerPath(extensionDir?: string): Found {
   const configured = vscode.workspace.getConfiguration('agentls').get<string>('path', '');
   return findServer(configured, {
     isExecutable: (p) => {
@@ -77,6 +77,7 @@ export function probeServerPath(): Found {
       return { gobin: gobin.trim(), gopath: gopath.trim() };
     },
     home: os.homedir(),
+    extensionDir,
   });
 }
 
@@ -100,7 +101,11 @@ export class AgentlsServer implements vscode.Disposable {
 
   private readonly diagnosticsWatch = watchDiagnostics();
 
-  constructor(private readonly output: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly output: vscode.LogOutputChannel,
+    /** The extension's directory, where a platform .vsix carries bin/agentls. */
+    private readonly extensionDir?: string,
+  ) {}
 
   get state(): ServerState {
     return this._state;
@@ -156,14 +161,14 @@ export class AgentlsServer implements vscode.Disposable {
 
   private async launch(): Promise<void> {
     const gen = ++this.generation;
-    const found = probeServerPath();
+    const found = probeServerPath(this.extensionDir);
     if (!found.path) {
       this.setState('missing');
       this.output.appendLine(`agentls: no agentls binary; looked at ${found.tried.join(', ')}`);
       void vscode.window
-        .showErrorMessage(`agentls: the agentls binary was not found. Install it with \`${INSTALL_COMMAND}\` or set agentls.path.`, 'Copy command', 'Open Settings')
+        .showErrorMessage(`agentls: the agentls binary was not found. ${INSTALL_STEPS}`, 'Copy build commands', 'Open Settings')
         .then((choice) => {
-          if (choice === 'Copy command') void vscode.env.clipboard.writeText(INSTALL_COMMAND);
+          if (choice === 'Copy build commands') void vscode.env.clipboard.writeText(BUILD_COMMANDS);
           if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'agentls.path');
         });
       return;

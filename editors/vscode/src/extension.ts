@@ -28,7 +28,7 @@ let running: AgentlsServer | undefined;
 
 export function activate(context: vscode.ExtensionContext): AgentlsApi {
   const output = vscode.window.createOutputChannel('agentls', { log: true });
-  const server = new AgentlsServer(output);
+  const server = new AgentlsServer(output, context.extensionPath);
   running = server;
   const status = new StatusItem(server);
   const declared = new Set(declaredTools(context).map((t) => serverToolName(t.name) ?? t.name));

@@ -1,6 +1,7 @@
-// Finding the agentls binary: the agentls.path setting, else `agentls` on PATH, else the Go bin
-// directory (`go install` puts it there). No vscode import: the file system and `go env` are
-// passed in, so the search is tested without either.
+// Finding the agentls binary: the agentls.path setting, else the binary bundled in a
+// platform-specific .vsix (bin/agentls in the extension), else `agentls` on PATH, else the Go bin
+// directory (`go install ./cmd/agentls` puts it there). No vscode import: the file system and
+// `go env` are passed in, so the search is tested without either.
 
 import * as path from 'node:path';
 
@@ -12,6 +13,8 @@ export interface PathProbe {
   /** `go env GOBIN` and `go env GOPATH` (empty when unset or when go is missing). */
   goEnv(): { gobin: string; gopath: string };
   home: string;
+  /** The extension's own directory: a platform .vsix carries bin/agentls there. */
+  extensionDir?: string;
 }
 
 export interface Found {
@@ -20,7 +23,19 @@ export interface Found {
   tried: string[];
 }
 
-export const INSTALL_COMMAND = 'go install github.com/agentls/agentls/cmd/agentls@latest';
+/** What to do when no binary is found: steps that work without a published Go module. */
+export const INSTALL_STEPS =
+  'Install the agentls .vsix built for your platform (it carries the binary), or build the binary from a clone: ' +
+  '`git clone https://github.com/agentls/agentls && cd agentls && go install ./cmd/agentls` ' +
+  '(Go 1.26 or newer and a C compiler), or set agentls.path to a binary.';
+
+/** The build commands of INSTALL_STEPS, for the clipboard. */
+export const BUILD_COMMANDS = 'git clone https://github.com/agentls/agentls && cd agentls && go install ./cmd/agentls';
+
+/** The binary a platform-specific .vsix carries, inside the extension's directory. */
+export function bundledPath(extensionDir: string): string {
+  return path.join(extensionDir, 'bin', 'agentls');
+}
 
 function expandHome(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
@@ -44,6 +59,10 @@ export function findServer(configured: string, probe: PathProbe): Found {
   if (want !== '') {
     const p = expandHome(want, probe.home);
     return { path: p.includes('/') ? check(path.resolve(p)) : onPath(p), tried };
+  }
+  if (probe.extensionDir) {
+    const bundled = check(bundledPath(probe.extensionDir));
+    if (bundled) return { path: bundled, tried };
   }
   const hit = onPath('agentls');
   if (hit) return { path: hit, tried };

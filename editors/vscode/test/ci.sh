@@ -32,9 +32,9 @@ step "type check (tsc)"
 npm run --silent check
 step "unit tests (node --test)"
 npm test --silent
-step "npm run package"
-npm run --silent package >/dev/null
-export AGENTLS_VSIX=$ext/agentls.vsix
+step "npm run package (the platform .vsix, carrying \$AGENTLS_BIN)"
+vsix=$(npm run --silent package | tail -n 1)
+export AGENTLS_VSIX=$ext/$vsix
 mkdir -p "$here/.run"
 export E2E_VSIX=$here/.run/agentls-e2e.vsix
 (cd "$here/e2e" && npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license --out "$E2E_VSIX" >/dev/null)

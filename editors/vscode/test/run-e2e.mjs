@@ -90,7 +90,7 @@ async function main() {
         'git.enabled': false,
         'extensions.autoCheckUpdates': false,
         'extensions.autoUpdate': false,
-        'agentls.path': agentls,
+        // agentls.path unset: the extension starts the binary its platform .vsix carries.
         // ask: the server would ask again unless the extension says VS Code confirms (clientConfirms);
         // deny: reaches the server through workspace/configuration.
         'agentls.approval': { edit_file: 'ask', write_file: 'deny' },

@@ -61,6 +61,14 @@ async function run(report) {
   });
   if (!api || api.state !== 'running') return;
 
+  // agentls.path is unset: the binary inside the platform .vsix is the one running.
+  await step('the server is the binary bundled in the .vsix', async () => {
+    const exe = fs.readlinkSync(`/proc/${api.pid}/exe`);
+    const bundled = path.join(ext.extensionPath, 'bin', 'agentls');
+    check(exe === fs.realpathSync(bundled), `the server runs ${exe}, not the bundled ${bundled}`);
+    return exe;
+  });
+
   await step('vscode.lm.tools holds every agentls tool', async () => {
     const declared = ext.packageJSON.contributes.languageModelTools.map((t) => t.name).sort();
     const server = (await api.listTools()).tools.filter((t) => !t.name.startsWith('mcp__')).map((t) => 'agentls_' + t.name).sort();

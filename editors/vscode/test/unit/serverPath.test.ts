@@ -1,15 +1,33 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findServer, type PathProbe } from '../../src/serverPath';
+import { BUILD_COMMANDS, findServer, INSTALL_STEPS, type PathProbe } from '../../src/serverPath';
 
-function probe(executables: string[], gopath = '', gobin = ''): PathProbe {
+function probe(executables: string[], gopath = '', gobin = '', extensionDir?: string): PathProbe {
   return {
     isExecutable: (p) => executables.includes(p),
     pathDirs: ['/usr/bin', '', '/opt/bin'],
     goEnv: () => ({ gobin, gopath }),
     home: '/home/u',
+    extensionDir,
   };
 }
+
+test('the setting, then the binary bundled in the .vsix, then PATH', () => {
+  const ext = '/home/u/.vscode/extensions/agentls.agentls-0.1.0-linux-x64';
+  const all = ['/opt/bin/agentls', `${ext}/bin/agentls`, '/home/u/bin/agentls'];
+  assert.equal(findServer('~/bin/agentls', probe(all, '', '', ext)).path, '/home/u/bin/agentls');
+  const r = findServer('', probe(all, '', '', ext));
+  assert.equal(r.path, `${ext}/bin/agentls`);
+  assert.deepEqual(r.tried, [`${ext}/bin/agentls`]);
+  // A universal .vsix (no binary inside): PATH.
+  assert.equal(findServer('', probe(['/opt/bin/agentls'], '', '', ext)).path, '/opt/bin/agentls');
+});
+
+test('the not-found steps build from a clone, never go install of a module path', () => {
+  assert.match(INSTALL_STEPS, /go install \.\/cmd\/agentls/);
+  assert.match(INSTALL_STEPS, /\.vsix/);
+  assert.doesNotMatch(INSTALL_STEPS + BUILD_COMMANDS, /@latest/);
+});
 
 test('agentls on PATH comes first', () => {
   const r = findServer('', probe(['/opt/bin/agentls', '/home/u/go/bin/agentls']));
