@@ -145,7 +145,7 @@ var (
 	csharpSyntax = withC(syntax{family: "csharp", triple: true, verbatim: true, body: bodyBrackets, identBrace: true,
 		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}})
 	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, methods: true, assignFuncs: true,
-		containers: []string{"class"}, funcs: []string{"function"}})
+		anyContainer: []string{"class"}, funcs: []string{"function"}})
 	tsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, body: bodyBrackets, methods: true, assignFuncs: true,
 		containers: []string{"namespace", "module", "declare", "global"}, anyContainer: []string{"class", "interface", "enum", "type"},
 		funcs: []string{"function"}, defs: []string{"abstract"}})

@@ -4,7 +4,15 @@
 // update after a one-line edit of a 5,000-line file, search and definition
 // latency, peak RSS and cache size.
 //
+// With -corpus DIR it measures each language whose tree is DIR/LANGUAGE
+// (bench/index/corpora.sh installs them; Go's own tree when DIR/go is
+// absent) and prints the per-language table of issue 19: cold build, warm
+// restart and incremental update against `ctags -R --languages=L` run on
+// the same tree in the same run, and the recall of ctags' functions,
+// methods and types.
+//
 //	go run ./bench/index [-dir DIR] [-runs N]
+//	go run ./bench/index -corpus DIR [-langs go,c,…] [-runs N]
 package main
 
 import (
@@ -29,10 +37,19 @@ import (
 func main() {
 	dir := flag.String("dir", filepath.Join(build.Default.GOROOT, "src"), "tree to index")
 	runs := flag.Int("runs", 1, "cold builds and warm restarts to run (the best of each is kept, as for ctags)")
+	corpus := flag.String("corpus", "", "measure every language under this directory (DIR/go, DIR/python, …) and print the per-language table")
+	langs := flag.String("langs", "", "with -corpus: only these languages (comma-separated)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file (and of the warm restarts to this file.warm)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		profile = *cpuprofile
+	}
+	if *corpus != "" {
+		if err := runCorpus(*corpus, *runs, *langs); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/index:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*dir, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/index:", err)

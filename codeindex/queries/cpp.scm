@@ -17,6 +17,12 @@
 
 (class_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.class
 (struct_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.struct
+; Specializations: template <> struct X<int> { ... }
+(class_specifier name: (template_type name: (type_identifier) @name) body: (field_declaration_list)) @definition.class
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (field_declaration_list)) @definition.struct
+; Members of class templates defined outside them: X<T>::f() { ... }
+(function_definition declarator: (function_declarator
+  declarator: (qualified_identifier scope: (template_type name: (type_identifier) @container) name: [(identifier) (destructor_name) (operator_name)] @name))) @definition.method
 (union_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (enumerator_list)) @definition.enum
 (namespace_definition name: (namespace_identifier) @name) @definition.module

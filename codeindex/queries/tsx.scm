@@ -5,6 +5,10 @@
 (function_signature name: (identifier) @name) @definition.function
 (class_declaration name: (type_identifier) @name) @definition.class
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
+(class name: (type_identifier) @name) @definition.class
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name)
+  right: (class !name)) @definition.class
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (enum_declaration name: (identifier) @name) @definition.enum

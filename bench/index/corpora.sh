@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench/index/corpora.sh: installs one source tree of at least 5 MB per
+# language under DIR/LANGUAGE (default /tmp/agentls-corpora), from packages
+# these machines reach: Debian's (apt-get download, unpacked with dpkg-deb,
+# nothing installed on the system) and npm's (npm pack). Go's tree is the
+# toolchain's own. C# has no source package there: pass a checkout of a C#
+# project (for example Newtonsoft.Json) as CSHARP_DIR to include it.
+#
+#   bash bench/index/corpora.sh [DIR]
+#   go run ./bench/index -corpus DIR            # the per-language table
+#   AGENTLS_CORPUS=DIR go test -run TestSkeletonCorpora ./codeindex/
+set -euo pipefail
+DIR=${1:-/tmp/agentls-corpora}
+mkdir -p "$DIR"
+DIR=$(cd "$DIR" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+debs=(openjdk-17-source rust-src libruby3.1 linux-source-6.1 libboost1.74-dev
+	lua-penlight lua-busted lua-ldoc neovim-runtime awesome prosody luakit
+	php-symfony-dependency-injection php-symfony-http-kernel php-symfony-console php-symfony-form
+	php-symfony-validator php-symfony-security-http php-symfony-framework-bundle php-symfony-http-foundation
+	php-symfony-routing php-symfony-serializer php-symfony-cache php-symfony-config php-symfony-translation
+	php-symfony-intl php-symfony-mime php-symfony-messenger libpython3.11-stdlib)
+mkdir debs x
+(cd debs && apt-get download "${debs[@]}")
+for d in debs/*.deb; do dpkg-deb -x "$d" x; done
+(cd x && npm pack --silent webpack@5 rxjs@7 @types/node typescript@5.4 >/dev/null)
+for t in x/*.tgz; do mkdir -p "${t%.tgz}" && tar -xzf "$t" -C "${t%.tgz}"; done
+
+fresh() { rm -rf "${DIR:?}/$1" && mkdir -p "$DIR/$1"; }
+
+fresh java
+(cd "$DIR/java" && unzip -q "$work"/x/usr/lib/jvm/openjdk-17/lib/src.zip 'java.base/java/*' && mv java.base/java . && rmdir java.base)
+fresh rust
+cp -r x/usr/src/rustc-*/library/{core,alloc,std} "$DIR/rust/"
+fresh ruby
+cp -r x/usr/lib/ruby/3.1.0 "$DIR/ruby/"
+fresh php
+cp -r x/usr/share/php/Symfony "$DIR/php/"
+fresh cpp
+for d in geometry spirit asio; do cp -r "x/usr/include/boost/$d" "$DIR/cpp/"; done
+fresh c
+tar -xJf x/usr/src/linux-source-6.1.tar.xz -C "$work" linux-source-6.1/kernel linux-source-6.1/mm linux-source-6.1/lib linux-source-6.1/fs/ext4
+cp -r "$work"/linux-source-6.1/* "$DIR/c/"
+fresh lua
+(cd x && find . -name '*.lua' -exec cp --parents {} "$DIR/lua/" \;)
+fresh python
+cp -r x/usr/lib/python3.11/. "$DIR/python/"
+find "$DIR/python" -name __pycache__ -prune -exec rm -rf {} +
+fresh javascript
+cp -r x/webpack-*/package/lib "$DIR/javascript/webpack-lib"
+fresh typescript
+cp -r x/rxjs-*/package/src "$DIR/typescript/rxjs-src"
+cp -r x/types-node-*/node "$DIR/typescript/types-node"
+cp x/typescript-*/package/lib/*.d.ts "$DIR/typescript/"
+# go: bench/index takes $(go env GOROOT)/src when DIR/go is absent
+if [ -n "${CSHARP_DIR:-}" ]; then
+	fresh csharp
+	cp -r "$CSHARP_DIR"/. "$DIR/csharp/"
+fi
+du -sh "$DIR"/*/

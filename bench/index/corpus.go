@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"go/build"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/codeindex"
+	"github.com/agentls/agentls/workspace"
+)
+
+// corpusLang is a language of the per-language table: its directory under
+// the corpus root, its ctags name, its file extensions, its line comment
+// (for the incremental edit) and the ctags kinds that are functions,
+// methods and types (the recall's reference).
+type corpusLang struct {
+	name, ctags, comment string
+	exts                 []string
+	kinds                string
+}
+
+// Entries named AnonymousFunction… or __anon… (ctags' names for what has
+// none) are left out. The kinds left out of the recall are not functions,
+// methods or types:
+// prototypes and extern declarations (declarations, not definitions;
+// ctags lists them from headers), members, fields, properties, variables,
+// constants, enumerators, macros, namespaces, packages, imports and
+// labels. Rust's implementation entries are `impl` blocks, not types.
+var corpusLangs = []corpusLang{
+	{"go", "Go", "//", []string{".go"}, "func type struct interface talias"},
+	{"c", "C", "//", []string{".c", ".h"}, "function struct union enum typedef"},
+	{"cpp", "C++", "//", []string{".cc", ".cpp", ".hpp", ".h"}, "function class struct union enum typedef"},
+	{"java", "Java", "//", []string{".java"}, "class interface enum method annotation record"},
+	{"csharp", "C#", "//", []string{".cs"}, "class interface struct enum method record"},
+	{"javascript", "JavaScript", "//", []string{".js", ".mjs", ".cjs"}, "function class method generator"},
+	{"typescript", "TypeScript", "//", []string{".ts"}, "function class interface method enum alias"},
+	{"rust", "Rust", "//", []string{".rs"}, "function method struct enum trait typedef union"},
+	{"php", "PHP", "//", []string{".php"}, "function class interface trait enum"},
+	{"python", "Python", "#", []string{".py"}, "class function member"},
+	{"ruby", "Ruby", "#", []string{".rb"}, "class module method singletonMethod"},
+	{"lua", "Lua", "--", []string{".lua"}, "function"},
+}
+
+// corpusRow is one language's measures.
+type corpusRow struct {
+	lang              corpusLang
+	files             int
+	bytes             int64
+	ctags, ctagsCPU   time.Duration
+	cold, coldCPU     time.Duration
+	warm              time.Duration
+	incr50, incr99    time.Duration
+	found, want, skip int
+	err               error
+}
+
+// runCorpus measures every language whose directory is under root (Go's
+// tree when root has no go/) and prints the table.
+func runCorpus(root string, runs int, only string) error {
+	var rows []corpusRow
+	for _, l := range corpusLangs {
+		if only != "" && !slices.Contains(strings.Split(only, ","), l.name) {
+			continue
+		}
+		dir := filepath.Join(root, l.name)
+		if _, err := os.Stat(dir); err != nil {
+			if l.name != "go" {
+				continue
+			}
+			dir = filepath.Join(build.Default.GOROOT, "src")
+		}
+		r := measureLang(l, dir, runs)
+		rows = append(rows, r)
+		if r.err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", l.name, r.err)
+		}
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("corpus %s, GOMAXPROCS %d, load average %s; best of %d; ratios to ctags -R --languages=L in the same run\n",
+		root, runtime.GOMAXPROCS(0), strings.Fields(string(load) + " ?")[0], runs)
+	fmt.Println("| language | files, MB | ctags wall (CPU) | cold wall | cold/ctags | cold CPU/ctags CPU | warm restart | warm/ctags | incremental p50 / p99 | recall (functions, methods, types) |")
+	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	for _, r := range rows {
+		if r.err != nil {
+			fmt.Printf("| %s | error: %v |\n", r.lang.name, r.err)
+			continue
+		}
+		recall := "—"
+		if r.want > 0 {
+			recall = fmt.Sprintf("%.3f (%d of %d)", float64(r.found)/float64(r.want), r.found, r.want)
+		}
+		incr := "—"
+		if r.incr50 > 0 {
+			incr = ms(r.incr50) + " / " + ms(r.incr99)
+		}
+		fmt.Printf("| %s | %d, %.1f | %s (%s) | %s | %.2f× | %.2f× | %s | %.3f× | %s | %s |\n", r.lang.name, r.files, float64(r.bytes)/1e6,
+			ms(r.ctags), ms(r.ctagsCPU), ms(r.cold), ratio(r.cold, r.ctags), ratio(r.coldCPU, r.ctagsCPU), ms(r.warm), ratio(r.warm, r.ctags), incr, recall)
+	}
+	return nil
+}
+
+func ratio(a, b time.Duration) float64 { return float64(a) / float64(max(b, 1)) }
+
+func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
+	r.lang = l
+	ctx := context.Background()
+	ws, err := workspace.New(dir)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	tmp, err := os.MkdirTemp("", "agentls-bench-corpus")
+	if err != nil {
+		r.err = err
+		return r
+	}
+	defer os.RemoveAll(tmp)
+	tags := filepath.Join(tmp, "tags")
+	ctagsPath, ctagsErr := exec.LookPath("ctags")
+	if ctagsErr == nil {
+		for i := range runs {
+			args := []string{"-R", "--languages=" + l.ctags, "-f", tags}
+			if i == 0 {
+				args = append(args, "--excmd=number", "--fields=+K")
+			}
+			cmd := exec.Command(ctagsPath, append(args, dir)...)
+			t0 := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil && !strings.Contains(string(out), "Warning") {
+				r.err = fmt.Errorf("ctags: %v: %s", err, out)
+				return r
+			}
+			if d := time.Since(t0); r.ctags == 0 || d < r.ctags {
+				r.ctags, r.ctagsCPU = d, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime()
+			}
+			if i == 0 {
+				os.Rename(tags, tags+".ref")
+			}
+		}
+	}
+	var ix *codeindex.Index
+	for range runs {
+		if ix != nil {
+			ix.Close()
+		}
+		ix = codeindex.New(ws, codeindex.Options{NoCache: true})
+		t0, c0 := time.Now(), cpuTime()
+		if err := ix.Build(ctx); err != nil {
+			r.err = err
+			return r
+		}
+		if d := time.Since(t0); r.cold == 0 || d < r.cold {
+			r.cold, r.coldCPU = d, cpuTime()-c0
+		}
+	}
+	defer ix.Close()
+	if ctagsErr == nil {
+		r.found, r.want, r.skip = recall(ix, dir, tags+".ref", l)
+	}
+	// Warm restart: a build that saves the cache, then ones that load it.
+	cacheDir := filepath.Join(tmp, "cache")
+	w := codeindex.New(ws, codeindex.Options{CacheDir: cacheDir})
+	if err := w.Build(ctx); err != nil {
+		r.err = err
+		return r
+	}
+	w.Close()
+	for range runs {
+		w := codeindex.New(ws, codeindex.Options{CacheDir: cacheDir})
+		t0 := time.Now()
+		if err := w.Build(ctx); err != nil {
+			r.err = err
+			return r
+		}
+		if d := time.Since(t0); r.warm == 0 || d < r.warm {
+			r.warm = d
+		}
+		w.Close()
+	}
+	st := ix.Status()
+	r.files = st.Languages[l.name]
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && slices.Contains(l.exts, filepath.Ext(p)) && fi.Size() <= 1<<20 {
+			r.bytes += fi.Size()
+		}
+		return nil
+	})
+	// Incremental: a one-line comment inserted in the middle of the
+	// language's largest file under 1 MiB (its text differing every time).
+	if big, text := largest(dir, l.exts); big != "" {
+		if err := ix.UpdateBuffer(big, 1, text); err != nil {
+			r.err = err
+			return r
+		}
+		lines := strings.SplitAfter(text, "\n")
+		var ds []time.Duration
+		for i := range 200 {
+			edited := slices.Clone(lines)
+			edited[len(lines)/2] = fmt.Sprintf("%s edit %d\n", l.comment, i) + edited[len(lines)/2]
+			next := strings.Join(edited, "")
+			t0 := time.Now()
+			if err := ix.UpdateBuffer(big, int32(i+2), next); err != nil {
+				r.err = err
+				return r
+			}
+			ds = append(ds, time.Since(t0))
+		}
+		r.incr50, r.incr99 = pct(ds, 50), pct(ds, 99)
+		ix.CloseBuffer(big)
+	}
+	return r
+}
+
+// recall counts the ctags entries of the kinds of l (name, path, line)
+// that the index has; entries in files the index skips (over 1 MiB,
+// minified, binary) are left out of both counts.
+func recall(ix *codeindex.Index, dir, tags string, l corpusLang) (found, want, skipped int) {
+	type key struct {
+		name, path string
+		line       int
+	}
+	have := map[key]bool{}
+	for _, s := range ix.Definitions() {
+		have[key{s.Name, s.Path, int(s.NameRange.Start.Line) + 1}] = true
+	}
+	kinds := strings.Fields(l.kinds)
+	f, err := os.Open(tags)
+	if err != nil {
+		return 0, 0, 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), "\t")
+		if len(fields) < 4 || strings.HasPrefix(fields[0], "!_") || !slices.Contains(kinds, fields[3]) {
+			continue
+		}
+		name := fields[0]
+		if strings.HasPrefix(name, "AnonymousFunction") || strings.HasPrefix(name, "__anon") {
+			continue // ctags' placeholder for a function without a name
+		}
+		if l.name == "lua" { // ctags names M.f and M:f by their path; the index f in M
+			name = name[strings.LastIndexAny(name, ".:")+1:]
+		}
+		name = strings.ReplaceAll(name, "operator ", "operator") // C++: "operator ()"
+		rel, err := filepath.Rel(dir, fields[1])
+		if err != nil {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		line, _ := strconv.Atoi(strings.TrimSuffix(fields[2], `;"`))
+		if fi, err := os.Stat(fields[1]); err == nil && fi.Size() > 1<<20 {
+			skipped++
+			continue
+		}
+		want++
+		if have[key{name, rel, line}] {
+			found++
+		}
+	}
+	return found, want, skipped
+}
+
+// largest returns the file of exts with the most lines under 1 MiB.
+func largest(dir string, exts []string) (string, string) {
+	best, bestText, bestN := "", "", 0
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() || !slices.Contains(exts, filepath.Ext(p)) || fi.Size() > 1<<20 || strings.Contains(p, "testdata") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		if n := strings.Count(string(b), "\n"); n > bestN && n <= 20000 {
+			best, bestText, bestN = p, string(b), n
+		}
+		return nil
+	})
+	return best, bestText
+}
