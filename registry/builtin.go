@@ -17,7 +17,8 @@ var builtins struct {
 
 // builtin is a registered built-in with its schema prepared lazily, once per
 // process: every per-session *Registry built by NewBuiltin shares the
-// canonical bytes and the compiled schema.
+// canonical bytes and the compiled schema (compiled at the tool's first
+// call).
 type builtin struct {
 	tool Tool
 	once sync.Once
@@ -26,7 +27,7 @@ type builtin struct {
 }
 
 func (b *builtin) prepare() (*entry, error) {
-	b.once.Do(func() { b.ent, b.err = newEntry(b.tool) })
+	b.once.Do(func() { b.ent, b.err = makeEntry(b.tool, true) })
 	return b.ent, b.err
 }
 

@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -82,4 +84,34 @@ func TestRegisterBuiltinRefusesBadNames(t *testing.T) {
 		}
 	}()
 	RegisterBuiltin(&fakeTool{name: "bad name"})
+}
+
+// TestBuiltinSchemaCompiledOnFirstCall: a built-in's schema is compiled when
+// the tool is first called, not when a registry is made; a schema that does
+// not compile fails that call with a message naming the tool and runs
+// nothing.
+func TestBuiltinSchemaCompiledOnFirstCall(t *testing.T) {
+	ran := false
+	registerForTest(t,
+		&fakeTool{name: "zz_lazy_ok", schema: `{"type":"object","properties":{"n":{"type":"integer"}}}`},
+		&fakeTool{name: "zz_lazy_bad", schema: `{"properties":{"a":{"type":"strin"}}}`,
+			exec: func(context.Context, json.RawMessage) (string, error) { ran = true; return "", nil }})
+	r, err := NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, _ := r.lookup("zz_lazy_ok")
+	if ok.compiled != nil {
+		t.Error("zz_lazy_ok compiled before its first call")
+	}
+	if res := r.Call(context.Background(), "zz_lazy_ok", json.RawMessage(`{"n":"x"}`)); !res.IsError || !strings.Contains(res.Content, "/n") {
+		t.Errorf("zz_lazy_ok with a string n: %+v", res)
+	}
+	if ok.compiled == nil {
+		t.Error("zz_lazy_ok not compiled after its first call")
+	}
+	res := r.Call(context.Background(), "zz_lazy_bad", json.RawMessage(`{"a":"x"}`))
+	if !res.IsError || !strings.Contains(res.Content, "zz_lazy_bad: invalid JSON Schema") || ran {
+		t.Errorf("zz_lazy_bad: %+v (ran %v)", res, ran)
+	}
 }

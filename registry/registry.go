@@ -59,16 +59,36 @@ type BatchCall struct {
 }
 
 // entry is a tool admitted to a registry, its schema canonicalized and
-// compiled. Entries are immutable once made and may be shared by registries.
+// compiled. Entries are immutable once made (the compiled schema is made
+// once, see schemaOf) and may be shared by registries.
 type entry struct {
-	tool     Tool
-	schema   Schema // InputSchema holds the canonical bytes
-	doc      map[string]any
-	compiled *jsonschema.Schema
+	tool   Tool
+	schema Schema // InputSchema holds the canonical bytes
+	doc    map[string]any
+
+	compileOnce sync.Once
+	compiled    *jsonschema.Schema
+	compileErr  error
+}
+
+// compiledSchema returns the entry's compiled schema, compiling it on first
+// use: a built-in's is compiled when it is first called, not when a
+// process starts (a fresh `agentls call` compiles one schema, not all).
+func (e *entry) compiledSchema() (*jsonschema.Schema, error) {
+	e.compileOnce.Do(func() {
+		if e.compiled == nil {
+			e.compiled, e.compileErr = compileSchema(e.schema.Name, e.doc)
+		}
+	})
+	return e.compiled, e.compileErr
 }
 
 // newEntry canonicalizes and compiles t's schema. Errors name the tool.
-func newEntry(t Tool) (*entry, error) {
+func newEntry(t Tool) (*entry, error) { return makeEntry(t, false) }
+
+// makeEntry is newEntry; when lazy, the schema is compiled on first use
+// (built-ins, whose schemas the contract tests compile).
+func makeEntry(t Tool, lazy bool) (*entry, error) {
 	if t == nil {
 		return nil, errors.New("registry: nil tool")
 	}
@@ -84,9 +104,11 @@ func newEntry(t Tool) (*entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: %w", name, err)
 	}
-	compiled, err := compileSchema(name, doc)
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: invalid JSON Schema: %w", name, err)
+	var compiled *jsonschema.Schema
+	if !lazy {
+		if compiled, err = compileSchema(name, doc); err != nil {
+			return nil, fmt.Errorf("tool %q: invalid JSON Schema: %w", name, err)
+		}
 	}
 	return &entry{
 		tool: t,

@@ -42,7 +42,11 @@ func compileSchema(name string, doc map[string]any) (*jsonschema.Schema, error) 
 // validate checks args (already decoded with json.Number) against the
 // entry's schema and returns a message listing the problems, or "".
 func (e *entry) validate(args any) string {
-	err := e.compiled.Validate(args)
+	compiled, err := e.compiledSchema()
+	if err != nil {
+		return fmt.Sprintf("tool %s: invalid JSON Schema: %v", e.schema.Name, err)
+	}
+	err = compiled.Validate(args)
 	if err == nil {
 		return ""
 	}

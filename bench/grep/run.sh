@@ -47,6 +47,20 @@ echo "ROOT=$ROOT RUNS=$RUNS  $(date -u +%FT%TZ)  load: $(cut -d' ' -f1-3 /proc/l
 printf '%-17s %9s %9s %6s %10s %6s   %s\n' class agentls rg ratio in-server ratio 'cpu: agentls rg in-server'
 printf '%-17s %9s %9s %6s %10s %6s   %s\n' '' '(wall s)' '' '' '' '' '(user+sys s)'
 
+# Process start: the same call on an empty folder (what every fresh call
+# pays before it searches: runtime, registry, settings; schemas compile at a
+# tool's first call only).
+empty=$(mktemp -d)
+sa=() sr=()
+for _ in $(seq "$RUNS"); do
+	read -r w c < <(timed "$AGENTLS" call -C "$empty" grep '{"pattern":"x"}')
+	sa+=("$w")
+	read -r w c < <(timed rg -n --no-heading -e x "$empty")
+	sr+=("$w")
+done
+rmdir "$empty"
+printf '%-17s %9.3f %9.3f\n' 'start (empty dir)' "$(printf '%s\n' "${sa[@]}" | median)" "$(printf '%s\n' "${sr[@]}" | median)"
+
 for c in "${classes[@]}"; do
 	name=${c%%|*}
 	rest=${c#*|}

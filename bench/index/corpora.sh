@@ -48,6 +48,7 @@ fresh lua
 (cd x && find . -name '*.lua' -exec cp --parents {} "$DIR/lua/" \;)
 fresh python
 cp -r x/usr/lib/python3.11/. "$DIR/python/"
+rm -rf "$DIR"/python/config-3.11-* # static libraries, not the library
 find "$DIR/python" -name __pycache__ -prune -exec rm -rf {} +
 fresh javascript
 cp -r x/webpack-*/package/lib "$DIR/javascript/webpack-lib"
