@@ -264,7 +264,6 @@ import "C"
 import (
 	"errors"
 	"math"
-	"reflect"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -286,17 +285,16 @@ type capture struct {
 // query cost a fraction of a full walk).
 //
 // The binding neither exposes max_start_depth nor a batch call, so the C
-// cursor, query and node are taken from the first field of the binding's
-// structs (QueryCursor.c, Query.c, Node.c); TestLanguages and the recall
-// test check the results.
+// cursor, query and node are taken from the binding's structs (binding.go,
+// checked by TestBindingLayout).
 func runQuery(qc *sitter.QueryCursor, q *sitter.Query, root node, depth uint32, buf []capture) []capture {
 	return runQueryRange(qc, q, root, depth, 0, math.MaxUint32, buf)
 }
 
 // runQueryRange is runQuery for the matches within bytes [lo, hi).
 func runQueryRange(qc *sitter.QueryCursor, q *sitter.Query, root node, depth, lo, hi uint32, buf []capture) []capture {
-	cqc := *(**C.TSQueryCursor)(unsafe.Pointer(qc))
-	cq := *(**C.TSQuery)(unsafe.Pointer(q))
+	cqc := (*C.TSQueryCursor)(queryCursorC(qc))
+	cq := (*C.TSQuery)(queryC(q))
 	cnode := root.c
 	var n C.uint32_t
 	out := C.agentls_run_range(cqc, cq, &cnode, C.uint32_t(depth), C.uint32_t(lo), C.uint32_t(hi), &n)
@@ -308,7 +306,7 @@ type node struct{ c C.TSNode }
 
 // rootOf returns the root of a tree of the binding.
 func rootOf(t *sitter.Tree) node {
-	return node{*(*C.TSNode)(unsafe.Pointer(t.RootNode()))} // a copy: Node also holds a Go pointer
+	return node{*(*C.TSNode)(nodeC(t.RootNode()))} // a copy: Node also holds a Go pointer
 }
 
 // ctree is a syntax tree the index owns (an editor buffer's): the C tree
@@ -347,7 +345,7 @@ func (x *extractor) parseTree(l *Language, src []byte, old ctree) (ctree, error)
 	if err != nil {
 		return ctree{}, err
 	}
-	cp := *(**C.TSParser)(unsafe.Add(unsafe.Pointer(p), parserC))
+	cp := (*C.TSParser)(parserC(p))
 	ptr := (*C.char)(unsafe.Pointer(&emptyText[0]))
 	if len(src) > 0 {
 		ptr = (*C.char)(unsafe.Pointer(unsafe.SliceData(src)))
@@ -398,25 +396,15 @@ func changedSpans(old, nu ctree, e sitter.EditInput, oldIDs []uintptr) (spans []
 	return spans, newIDs
 }
 
-// parserC is the offset of the C parser in the binding's Parser (a field
-// not first, unlike the others).
-var parserC = func() uintptr {
-	f, ok := reflect.TypeFor[sitter.Parser]().FieldByName("c")
-	if !ok || f.Type.Kind() != reflect.Pointer {
-		panic("codeindex: go-tree-sitter's Parser has no C pointer c")
-	}
-	return f.Offset
-}()
-
 var errNoTree = errors.New("the parser returned no tree")
 
 // parseRun parses text afresh with p (which must have no included ranges)
 // and runs q on the tree, which it frees: one cgo call, and the text is
 // not copied (the binding's Parse copies it to C memory).
 func parseRun(p *sitter.Parser, text []byte, qc *sitter.QueryCursor, q *sitter.Query, depth uint32, buf []capture) ([]capture, error) {
-	cp := *(**C.TSParser)(unsafe.Add(unsafe.Pointer(p), parserC))
-	cqc := *(**C.TSQueryCursor)(unsafe.Pointer(qc))
-	cq := *(**C.TSQuery)(unsafe.Pointer(q))
+	cp := (*C.TSParser)(parserC(p))
+	cqc := (*C.TSQueryCursor)(queryCursorC(qc))
+	cq := (*C.TSQuery)(queryC(q))
 	var ptr *C.char
 	if len(text) > 0 {
 		ptr = (*C.char)(unsafe.Pointer(unsafe.SliceData(text)))
