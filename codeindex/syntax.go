@@ -169,6 +169,8 @@ func (sx *syntax) skeleton() func(out *skelOut, src []byte) bool {
 		return bracketSkeleton(sx)
 	case bodyEnd:
 		return luaSkeleton
+	case bodyIndent:
+		return pythonSkeleton
 	}
 	return nil
 }

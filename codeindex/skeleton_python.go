@@ -1,0 +1,183 @@
+package codeindex
+
+import (
+	"bytes"
+	"sort"
+)
+
+// pythonSkeleton makes out the text of a Python file for a
+// definitions-only parse: it leaves out comments and, of each function
+// whose body defines nothing (no def, class or decorator in it), every
+// line of the body after the first (the parser sees `def f(x):\n    y = 1`
+// for a longer body; a first line that opens a block keeps the body
+// whole). The definition's end comes back through a fix (rangeFix), so
+// ranges are those of a full parse. Lines are logical lines: brackets,
+// strings and backslashes continue them.
+func pythonSkeleton(out *skelOut, src []byte) bool {
+	out.reset()
+	lx := lexer{sx: pythonSyntax, src: src}
+	type line struct {
+		start, end, indent int
+		first, second      string
+		colon              bool
+	}
+	var (
+		lines    []line
+		comments [][2]int
+		cur      = line{start: -1}
+		depth    int
+		cont     bool // a backslash continues the line
+		prevEnd  int
+		lastPunc byte
+	)
+	flush := func() {
+		if cur.start >= 0 {
+			cur.end = prevEnd
+			cur.colon = lastPunc == ':'
+			lines = append(lines, cur)
+		}
+		cur = line{start: -1}
+	}
+	for off := 0; off < len(src); {
+		k, e := lx.next(off)
+		switch k {
+		case tBad:
+			return false
+		case tSpace:
+			if depth == 0 && !cont {
+				for _, c := range src[off:e] {
+					if c == '\n' {
+						flush()
+						break
+					}
+				}
+			}
+			if cont && indexNL(src[off:e]) {
+				cont = false
+			}
+			off = e
+			continue
+		case tComment:
+			comments = append(comments, lx.inner)
+			off = e
+			continue
+		}
+		if cur.start < 0 {
+			ls := off
+			for ls > 0 && src[ls-1] != '\n' {
+				ls--
+			}
+			cur.start, cur.indent = off, off-ls
+			cur.first = string(src[off:e])
+		} else if cur.second == "" {
+			cur.second = string(src[off:e])
+		}
+		lastPunc = 0
+		if k == tPunct {
+			switch c := src[off]; c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth == 0 {
+					return false
+				}
+				depth--
+			case '\\':
+				cont = true
+				off = e
+				continue
+			default:
+				lastPunc = c
+			}
+		}
+		prevEnd = e
+		off = e
+	}
+	flush()
+	if depth != 0 {
+		return false
+	}
+
+	isDef := func(l line) bool { return l.first == "def" || l.first == "async" && l.second == "def" }
+	holdsDefs := func(l line) bool { return isDef(l) || l.first == "class" || l.first == "@" }
+	var bodies [][2]int
+	for i := 0; i < len(lines); i++ {
+		if !isDef(lines[i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && lines[j].indent > lines[i].indent {
+			j++
+		}
+		if j-i < 3 { // no body on lines of its own, or one line
+			continue
+		}
+		body := lines[i+1 : j]
+		nested := false
+		for _, b := range body {
+			nested = nested || holdsDefs(b)
+		}
+		if nested || body[0].colon {
+			continue // nested definitions are read line by line
+		}
+		// Comments after the last statement, on its line or on lines of
+		// their own indented deeper than the def, are part of the body.
+		end := body[len(body)-1].end
+		k := sort.Search(len(comments), func(k int) bool { return comments[k][0] >= end })
+		for ; k < len(comments); k++ {
+			c := comments[k]
+			gap := src[end : c[0]-1]
+			if indexNL(gap) {
+				ls := c[0] - 1
+				for ls > 0 && src[ls-1] != '\n' {
+					ls--
+				}
+				if c[0]-1-ls <= lines[i].indent || len(bytes.TrimSpace(gap)) > 0 {
+					break
+				}
+			}
+			end = c[1]
+		}
+		bodies = append(bodies, [2]int{body[0].end, end})
+		i = j - 1
+	}
+
+	s := skeleton{src: src, out: out}
+	ci := 0
+	for _, b := range bodies {
+		for ; ci < len(comments) && comments[ci][0] < b[0]; ci++ {
+			cutComment(&s, comments[ci])
+		}
+		for ci < len(comments) && comments[ci][0] < b[1] {
+			ci++
+		}
+		s.cut(b[0], b[1])
+		s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(b[0]), endByte: uint32(b[1]), end: s.fromPt})
+	}
+	for ; ci < len(comments); ci++ {
+		cutComment(&s, comments[ci])
+	}
+	if s.cuts == 0 {
+		return false
+	}
+	s.cut(len(src), len(src))
+	return true
+}
+
+// cutComment leaves out the text of a comment (its '#' stays); a
+// definition that ends with it gets its end back by a fix.
+func cutComment(s *skeleton, c [2]int) {
+	if c[1] > c[0] {
+		s.cut(c[0], c[1])
+		s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(c[0]), endByte: uint32(c[1]), end: s.fromPt})
+	}
+}
+
+func indexNL(b []byte) bool {
+	for _, c := range b {
+		if c == '\n' {
+			return true
+		}
+	}
+	return false
+}
