@@ -112,7 +112,7 @@ type Server struct {
 	client   clientInfo
 	global   settings // from initializationOptions and pushed configuration
 	folders  []*Folder
-	docs     map[string]*document // by URI as the client spelled it
+	docs     map[string]*document // by path (by URI for a URI that is not a file): one buffer per file
 	exited   bool
 
 	progressSeq uint64

@@ -61,14 +61,23 @@ func (s *Server) didOpen(raw json.RawMessage) {
 		d.path = path
 	}
 	s.mu.Lock()
-	old, reopened := s.docs[td.URI]
+	old, oldKey, reopened := s.docLocked(td.URI)
 	if d.path != "" {
 		d.path = s.folderPathLocked(d.path)
 		d.folders = s.foldersForLocked(d.path)
 	}
-	s.docs[td.URI] = d
-	s.mu.Unlock()
+	var olds []*document
 	if reopened {
+		delete(s.docs, oldKey)
+		olds = append(olds, old)
+	}
+	// A second URI spelling of an open path reopens the one buffer.
+	if same, ok := s.docs[d.key()]; ok {
+		olds = append(olds, same)
+	}
+	s.docs[d.key()] = d
+	s.mu.Unlock()
+	for _, old := range olds {
 		for _, f := range old.folders {
 			f.WS.Close(old.path)
 		}
@@ -90,7 +99,7 @@ func (s *Server) didChange(raw json.RawMessage) {
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	s.mu.Lock()
-	d, ok := s.docs[p.TextDocument.URI]
+	d, _, ok := s.docLocked(p.TextDocument.URI)
 	enc := s.client.enc
 	s.mu.Unlock()
 	if !ok {
@@ -145,7 +154,7 @@ func (s *Server) applied(uri string, base, version int32, text string, edits []w
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	s.mu.Lock()
-	d, open := s.docs[uri]
+	d, _, open := s.docLocked(uri)
 	if !open {
 		s.mu.Unlock()
 		return false
@@ -174,7 +183,7 @@ func (s *Server) didSave(raw json.RawMessage) {
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	s.mu.Lock()
-	d, ok := s.docs[p.TextDocument.URI]
+	d, _, ok := s.docLocked(p.TextDocument.URI)
 	var folders []*Folder
 	if ok {
 		folders = d.folders
@@ -195,8 +204,10 @@ func (s *Server) didClose(raw json.RawMessage) {
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	s.mu.Lock()
-	d, ok := s.docs[p.TextDocument.URI]
-	delete(s.docs, p.TextDocument.URI)
+	d, key, ok := s.docLocked(p.TextDocument.URI)
+	if ok {
+		delete(s.docs, key)
+	}
 	s.mu.Unlock()
 	if ok {
 		for _, f := range d.folders {
@@ -235,12 +246,39 @@ func (s *Server) didChangeWatchedFiles(raw json.RawMessage) {
 func (s *Server) docByPath(path string) (document, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, d := range s.docs {
-		if d.path == path {
-			return *d, true
-		}
+	if d, ok := s.docs[filepath.Clean(path)]; ok {
+		return *d, true
 	}
 	return document{}, false
+}
+
+// key is d's key in Server.docs: its path, or its URI when it is not a
+// file.
+func (d *document) key() string {
+	if d.path != "" {
+		return d.path
+	}
+	return d.uri
+}
+
+// docLocked finds the open document of uri and its key in Server.docs.
+// The key is the path the URI names (as didOpen resolved it against the
+// folders); a document opened before a folder that changed how its path
+// resolves is found by its URI. The caller holds s.mu.
+func (s *Server) docLocked(uri string) (*document, string, bool) {
+	key := uri
+	if path, ok := uriToPath(uri); ok {
+		key = s.folderPathLocked(path)
+	}
+	if d, ok := s.docs[key]; ok {
+		return d, key, true
+	}
+	for k, d := range s.docs {
+		if d.uri == uri {
+			return d, k, true
+		}
+	}
+	return nil, "", false
 }
 
 // folderPathLocked returns path, or the path with symlinks resolved when
@@ -279,7 +317,7 @@ func (d *document) public() Document {
 func (s *Server) Document(uri string) (Document, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d, ok := s.docs[uri]
+	d, _, ok := s.docLocked(uri)
 	if !ok {
 		return Document{}, false
 	}
@@ -290,13 +328,10 @@ func (s *Server) Document(uri string) (Document, bool) {
 // spelling of the URI the client opened it with (prefer it to Document
 // with a URI built from a path: clients escape URIs differently).
 func (s *Server) DocumentAt(path string) (Document, bool) {
-	path = filepath.Clean(path)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, d := range s.docs {
-		if d.path == path {
-			return d.public(), true
-		}
+	if d, ok := s.docs[filepath.Clean(path)]; ok {
+		return d.public(), true
 	}
 	return Document{}, false
 }

@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/lsp"
@@ -124,5 +125,43 @@ func TestWatchedFilesNotifyTheFolder(t *testing.T) {
 		}
 	default:
 		t.Errorf("the folder was not told about the changed file")
+	}
+}
+
+// The server keeps one document per file: a second URI spelling of an open
+// path reopens the one buffer, and changes and close by either spelling
+// reach it.
+func TestOneDocumentPerPath(t *testing.T) {
+	s := start(t, lsp.Options{}, map[string]string{"a.txt": "disk\n"})
+	s.Initialize(nil, nil, s.root)
+	f := s.folder()
+	a := s.path("a.txt")
+	plain := lsptest.URI(a)
+	escaped := strings.TrimSuffix(plain, "a.txt") + "a%2Etxt" // the same path, spelled otherwise
+	open := func(uri, text string, v int) {
+		s.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "plaintext", "version": v, "text": text}})
+	}
+	open(plain, "first\n", 1)
+	open(escaped, "second\n", 5)
+	s.Sync()
+	d, ok := s.srv.DocumentAt(a)
+	if !ok || d.URI != escaped || d.Text != "second\n" || d.Version != 5 {
+		t.Fatalf("DocumentAt = %+v, %v; want the second opening", d, ok)
+	}
+	s.Notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": escaped, "version": 6},
+		"contentChanges": []any{map[string]any{"range": rng(0, 0, 0, 0), "text": "2 "}},
+	})
+	s.Sync()
+	if b, ok := f.WS.Buffer(a); !ok || b.Text != "2 second\n" || b.Version != 6 {
+		t.Fatalf("overlay = %+v, %v", b, ok)
+	}
+	s.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": escaped}})
+	s.Sync()
+	if _, ok := f.WS.Buffer(a); ok {
+		t.Error("the buffer is still open after didClose")
+	}
+	if _, ok := s.srv.DocumentAt(a); ok {
+		t.Error("the document is still open after didClose")
 	}
 }
