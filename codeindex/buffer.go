@@ -121,6 +121,10 @@ func (ix *Index) Watch() {
 			return
 		}
 		ix.pendMu.Lock()
+		if ix.pendDone { // the goroutine is gone: nobody would apply it
+			ix.pendMu.Unlock()
+			return
+		}
 		ix.pending[abs] = struct{}{}
 		ix.queued++
 		ix.pendMu.Unlock()
@@ -135,6 +139,7 @@ func (ix *Index) Watch() {
 		defer func() {
 			ix.pendMu.Lock()
 			ix.applied = ix.queued // nothing more will be applied
+			ix.pendDone = true
 			ix.pendCond.Broadcast()
 			ix.pendMu.Unlock()
 		}()

@@ -93,6 +93,7 @@ type Index struct {
 	pending  map[string]struct{}
 	queued   uint64 // changes queued
 	applied  uint64 // of them, those in the index
+	pendDone bool   // Watch's goroutine has ended
 
 	rank rankCache
 
