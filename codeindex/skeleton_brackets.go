@@ -6,7 +6,8 @@ import sitter "github.com/smacker/go-tree-sitter"
 // delimits bodies with braces (C, C++, Java, C#, JavaScript, TypeScript,
 // Rust, PHP) for a definitions-only parse: it leaves out comments and the
 // contents of every brace that cannot hold a definition (function and
-// method bodies, initializers, object literals, large array literals),
+// method bodies, initializers, object literals, large array literals where a
+// value is expected: after =, (, comma, :, => or return),
 // keeping the braces, and keeps the braces that can (class, struct, enum,
 // interface, namespace, impl, trait and module bodies, anonymous classes,
 // object literals that define methods, and any body that holds a
@@ -196,7 +197,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			last = groups[len(groups)-1]
 			groups = groups[:len(groups)-1]
 		case '(', '[':
-			if c == '[' && prev == '=' && sx.body == bodyBrackets {
+			if c == '[' && (prev == '=' || prev == '(' || prev == ',' || prev == 'A' || prev == ':' || prev == 'i' && prevWord == "return") {
 				// An array literal: left out when large and empty of definitions.
 				snap := b.save()
 				close, inner := b.block(e, ']', false)
