@@ -1,7 +1,6 @@
 package codeindex
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -342,59 +341,35 @@ func (l *Language) family() string {
 }
 
 // scanIdents calls fn with every identifier of src outside comments and
-// string literals (a lexical approximation that works for every language
-// indexed: line comments by the language's markers, /* */ blocks, quotes),
-// whether it follows a selector (., ->, ::, :) and, after a '.', the
-// identifier before it (x in x.name).
+// literals (read by the language's lexer, see lexer.go; a preprocessor
+// line's identifiers count), whether it follows a selector (., ->, ::, :)
+// and, after a '.', the identifier before it (x in x.name).
 func scanIdents(l *Language, src []byte, fn func(id, qual []byte, selector bool)) {
-	block := l.syn.blockComment[0] == "/*"
+	sx := *l.syn
+	sx.preproc, sx.jsx = false, false
+	lx := lexer{sx: &sx, src: src}
 	for off := 0; off < len(src); {
-		c := src[off]
-		switch {
-		case isIdentByte(c):
+		k, e := lx.next(off)
+		switch k {
+		case tEOF:
+			return
+		case tBad: // an unterminated literal: read on from the next byte
+			lx.operand = false
+			off++
+			continue
+		case tIdent:
 			s := off
-			for off < len(src) && isIdentByte(src[off]) {
-				off++
-			}
-			if c < '0' || c > '9' {
-				var qual []byte
-				if s > 1 && src[s-1] == '.' && isIdentByte(src[s-2]) {
-					q := s - 1
-					for q > 0 && isIdentByte(src[q-1]) {
-						q--
-					}
-					qual = src[q : s-1]
+			var qual []byte
+			if s > 1 && src[s-1] == '.' && isIdentByte(src[s-2]) {
+				q := s - 1
+				for q > 0 && isIdentByte(src[q-1]) {
+					q--
 				}
-				fn(src[s:off], qual, s > 0 && (src[s-1] == '.' || src[s-1] == ':' || src[s-1] == '>'))
+				qual = src[q : s-1]
 			}
-			continue
-		case c == '"' || c == '\'' || c == '`':
-			if c == '`' {
-				if i := bytes.IndexByte(src[off+1:], '`'); i >= 0 {
-					off += i + 2
-					continue
-				}
-				off++
-				continue
-			}
-			off = skipQuoted(src, off, c)
-			continue
-		case block && c == '/' && off+1 < len(src) && src[off+1] == '*':
-			if i := bytes.Index(src[off+2:], []byte("*/")); i >= 0 {
-				off += i + 4
-			} else {
-				off = len(src)
-			}
-			continue
-		case l.lineComment(src[off:]) != "":
-			if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
-				off += i
-			} else {
-				off = len(src)
-			}
-			continue
+			fn(src[s:e], qual, s > 0 && (src[s-1] == '.' || src[s-1] == ':' || src[s-1] == '>'))
 		}
-		off++
+		off = e
 	}
 }
 
