@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // How an old_string was found in the text. Later kinds are tried only when
@@ -59,6 +61,9 @@ func applyEdit(rel, text, old, new string, all bool) (editOutcome, error) {
 			return editOutcome{}, true, fmt.Errorf("old_string matches %d places in %s%s, at %s: add surrounding lines to make it unique, or pass replace_all: true to change every one",
 				len(hits), rel, how, lineList(text, hits))
 		}
+		if size := splicedSize(text, hits); size > workspace.MaxTextFile {
+			return editOutcome{}, true, tooLargeResult(rel, size)
+		}
 		return editOutcome{Text: spliceHits(text, hits), Count: len(hits), Kind: kind}, true, nil
 	}
 
@@ -107,6 +112,22 @@ func exactHits(text, old, new string) []hit {
 		hits = append(hits, hit{start: start, end: start + len(old), repl: new})
 		from = start + len(old)
 	}
+}
+
+// splicedSize is the length of text once the hits are replaced.
+func splicedSize(text string, hits []hit) int {
+	n := len(text)
+	for _, h := range hits {
+		n += len(h.repl) - (h.end - h.start)
+	}
+	return n
+}
+
+// tooLargeResult refuses an edit whose result, of size bytes, would be
+// over the size of file the tools read: nothing could read it back.
+func tooLargeResult(rel string, size int) error {
+	return fmt.Errorf("the edit would make %s %d bytes, over the %d MiB limit of files the tools read and edit; nothing was changed",
+		rel, size, workspace.MaxTextFile>>20)
 }
 
 // spliceHits replaces each hit, in order, by its replacement.

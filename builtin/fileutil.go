@@ -62,6 +62,9 @@ func changeFile(ctx context.Context, s *workspace.Session, abs string, change fu
 	if err != nil {
 		return nil, "", res, err
 	}
+	if len(after) > workspace.MaxTextFile {
+		return nil, "", res, tooLargeResult(s.WS.Rel(abs), len(after))
+	}
 	if after == f.Text {
 		return f, after, res, nil
 	}
@@ -90,7 +93,7 @@ func writeText(ctx context.Context, s *workspace.Session, req workspace.WriteReq
 	if s.Reads != nil {
 		// Mark only what we wrote: if someone changed the file in between,
 		// the next edit must be told so.
-		if f, err := s.WS.ReadFileWith(req.Abs, workspace.ReadOptions{MaxSize: -1}); err == nil && f.Text == req.Text {
+		if f, err := s.WS.ReadFile(req.Abs); err == nil && f.Text == req.Text {
 			s.Reads.MarkRead(f)
 		}
 	}

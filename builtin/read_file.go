@@ -58,20 +58,6 @@ func (readFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	if err != nil {
 		return "", err
 	}
-	var opts workspace.ReadOptions
-	if a.Offset != nil || a.Limit != nil {
-		opts.MaxSize = -1 // a window of a file of any size
-	}
-	f, err := s.WS.ReadFileWith(abs, opts)
-	if err != nil {
-		if errors.Is(err, workspace.ErrNotExist) {
-			return "", fmt.Errorf("%s does not exist; find files with glob or ls", rel)
-		}
-		return "", err
-	}
-	if s.Reads != nil {
-		s.Reads.MarkRead(f)
-	}
 	// offset is the 1-based line number read_file, grep and code_index
 	// print; 0 is taken as 1.
 	offset, limit := 0, defaultReadLines
@@ -80,6 +66,25 @@ func (readFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	}
 	if a.Limit != nil && *a.Limit > 0 {
 		limit = *a.Limit
+	}
+	f, err := s.WS.ReadFile(abs)
+	if errors.Is(err, workspace.ErrTooLarge) && (a.Offset != nil || a.Limit != nil) {
+		// A window of a file of any size, streamed: only the window is
+		// held, never the file.
+		win, err := s.WS.ReadLines(abs, offset, limit, maxLineChars, maxReadBytes)
+		if err != nil {
+			return "", err
+		}
+		return numberWindow(rel, win.Lines, offset, win.Total)
+	}
+	if err != nil {
+		if errors.Is(err, workspace.ErrNotExist) {
+			return "", fmt.Errorf("%s does not exist; find files with glob or ls", rel)
+		}
+		return "", err
+	}
+	if s.Reads != nil {
+		s.Reads.MarkRead(f)
 	}
 	out, err := numberLines(rel, f.Text, offset, limit)
 	if err != nil {
@@ -91,26 +96,44 @@ func (readFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	return out, nil
 }
 
-// numberLines renders the 0-based lines [offset, offset+limit) of text as read_file
-// shows them: the line number right-aligned, "→", the line. Lines longer
-// than maxLineChars are cut with a marker; a trailer says how to read on.
+// numberLines renders the 0-based lines [offset, offset+limit) of text as
+// read_file shows them (see numberWindow).
 func numberLines(rel, text string, offset, limit int) (string, error) {
 	if text == "" {
 		return fmt.Sprintf("(%s is empty)", rel), nil
 	}
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	total := len(lines)
-	if offset >= total {
+	var win []workspace.Line
+	for _, line := range lines[min(offset, len(lines)):min(len(lines), offset+limit)] {
+		n := utf8.RuneCountInString(line)
+		if n > maxLineChars {
+			line = firstRunes(line, maxLineChars)
+		}
+		win = append(win, workspace.Line{Text: line, Chars: n})
+	}
+	return numberWindow(rel, win, offset, len(lines))
+}
+
+// numberWindow renders win, the lines from 0-based line offset on of a file
+// of total lines (-1: not known, more follow), as read_file shows them: the
+// line number right-aligned, "→", the line. Lines longer than maxLineChars
+// come cut, and get a marker; the output stops short of maxReadBytes, and a
+// trailer says how to read on.
+func numberWindow(rel string, win []workspace.Line, offset, total int) (string, error) {
+	if total == 0 {
+		return fmt.Sprintf("(%s is empty)", rel), nil
+	}
+	if total >= 0 && offset >= total {
 		return "", fmt.Errorf("offset %d is past the end of %s, which has %s", offset+1, rel, plural(total, "line"))
 	}
-	end := min(total, offset+limit)
+	end := offset + len(win)
 	width := len(strconv.Itoa(end))
 	var b strings.Builder
 	cut := 0
 	i := offset
 	for ; i < end; i++ {
-		line, long := lines[i], false
-		if n := utf8.RuneCountInString(line); n > maxLineChars {
+		line, long := win[i-offset].Text, false
+		if n := win[i-offset].Chars; n > maxLineChars {
 			line = firstRunes(line, maxLineChars) + fmt.Sprintf("… [line cut: %d characters in all]", n)
 			long = true
 		}
@@ -127,7 +150,10 @@ func numberLines(rel, text string, offset, limit int) (string, error) {
 		b.WriteByte('\n')
 	}
 	out := strings.TrimSuffix(b.String(), "\n")
-	if i < total {
+	switch {
+	case total < 0:
+		out += fmt.Sprintf("\n(lines %d-%d of a file too large to count; call read_file with offset %d to read on)", offset+1, i, i+1)
+	case i < total:
 		out += fmt.Sprintf("\n(lines %d-%d of %d; call read_file with offset %d to read on)", offset+1, i, total, i+1)
 	}
 	if cut > 0 {

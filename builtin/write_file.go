@@ -58,8 +58,10 @@ func (writeFile) Execute(ctx context.Context, args json.RawMessage) (string, err
 
 	unlock := s.WS.LockPath(abs)
 	defer unlock()
-	prev, err := s.WS.ReadFileWith(abs, workspace.ReadOptions{MaxSize: -1})
+	prev, err := s.WS.ReadFile(abs)
 	switch {
+	case errors.Is(err, workspace.ErrTooLarge):
+		return "", fmt.Errorf("%s is over the %d MiB limit of files the tools read and edit, so it cannot be read first; delete it with delete_file if you mean to replace it", rel, workspace.MaxTextFile>>20)
 	case errors.Is(err, workspace.ErrNotExist):
 		req := workspace.WriteRequest{Abs: abs, Text: text, Mode: 0o644, Create: true, Version: -1}
 		req.Format.CRLF = strings.Contains(a.Content, "\r\n")

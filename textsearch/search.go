@@ -174,13 +174,30 @@ func (s *search) file(f File) {
 	}()
 	data := f.Text
 	if data == nil {
-		var err error
-		data, err = readFile(w.dr, f, w.buf[:0])
+		var (
+			more bool
+			err  error
+		)
+		data, more, err = readHead(w.dr, f, w.buf[:0])
 		if cap(data) > cap(w.buf) && cap(data) <= 16<<20 {
 			w.buf = data[:0]
 		}
 		if err != nil {
 			return // vanished or unreadable since listed: like rg, skip
+		}
+		if more {
+			// Too large to hold: searched in parts (see scanParts).
+			r, binary := s.scanParts(w.sc, w.dr, f)
+			s.searched.Add(1)
+			switch {
+			case binary && f.Explicit:
+				s.mu.Lock()
+				s.binary = f.Rel
+				s.mu.Unlock()
+			case r != nil:
+				s.add(r)
+			}
+			return
 		}
 	}
 	data, utf16 := decodeText(data)
@@ -201,16 +218,52 @@ func (s *search) file(f File) {
 
 // scanFile finds the matches of one text; nil when none (or binary).
 func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
+	fs := s.newFileScan(rel)
+	if s.scanPart(sc, fs, data, 0, 1) {
+		return nil
+	}
+	return fs.r
+}
+
+// fileScan is the state of the search of one file, carried from one part
+// of it to the next when it is searched in parts.
+type fileScan struct {
+	rel        string
+	detail     bool
+	r          *fileResult
+	lastLine   int // last line written to the output (1-based, in the file)
+	afterUntil int // after-context pending up to this line
+}
+
+func (s *search) newFileScan(rel string) *fileScan {
+	return &fileScan{rel: rel, detail: s.q.Mode != FilesWithMatches && !s.pastCutoff(rel)}
+}
+
+// scanPart searches data, a run of whole lines of the file whose first is
+// line firstLine; matches that start before offset skip (lines an earlier
+// part searched, present for context) are passed over. It reports true
+// when a match showed the text to be binary (a NUL byte in data).
+func (s *search) scanPart(sc *scanner, fs *fileScan, data []byte, skip, firstLine int) (binary bool) {
 	q := &s.q
-	detail := q.Mode != FilesWithMatches && !s.pastCutoff(rel)
-	var r *fileResult
+	detail := fs.detail
 	binaryChecked := false
-	line, lineAt := 1, 0 // line number of offset lineAt
-	lastLine := 0        // last line written to out
-	lastEnd := 0         // offset after the last line written to out
-	afterUntil := 0      // after-context pending up to this line
+	line, lineAt := firstLine, 0 // line number of offset lineAt
+	lastEnd := 0                 // offset after the last line written to out
+	if fs.lastLine >= firstLine {
+		for n := firstLine; n <= fs.lastLine && lastEnd < len(data); n++ {
+			lastEnd = min(lineEnd(data, lastEnd)+1, len(data))
+		}
+	}
+	// lastLine and afterUntil live in fs; below, lastLine < firstLine-1
+	// means the last line written is not in data (and no after-context is
+	// pending: the part before emitted it to its end).
+	lastLine, afterUntil := &fs.lastLine, &fs.afterUntil
+	inData := func() bool { return *lastLine >= firstLine-1 }
 	p := q.Pattern
 	sc.scan(data, func(h hit) bool {
+		if h.ms < skip {
+			return true
+		}
 		if (p.wordStart || p.wordEnd) && !p.accept(data, h.ms, h.me) {
 			// The first match of the line lacks its Unicode word
 			// boundaries: look for one that has them.
@@ -231,10 +284,14 @@ func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 		if !binaryChecked {
 			binaryChecked = true
 			if bytes.IndexByte(data, 0) >= 0 {
+				binary = true
 				return false
 			}
-			r = &fileResult{rel: rel}
+			if fs.r == nil {
+				fs.r = &fileResult{rel: fs.rel}
+			}
 		}
+		r := fs.r
 		r.count++
 		if q.Mode == FilesWithMatches || (q.Mode == Count && !detail) {
 			return false
@@ -247,23 +304,23 @@ func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 		}
 		line += bytes.Count(data[lineAt:h.ls], []byte{'\n'})
 		lineAt = h.ls
-		if line <= lastLine {
+		if line <= *lastLine {
 			// A multiline match that starts on the line the previous one
 			// ended on: one group of lines, as rg prints it.
 			r.count--
-			s.emitRest(r, data, h, line, &lastLine, &lastEnd)
-			afterUntil = lastLine + q.Context
+			s.emitRest(r, data, h, line, lastLine, &lastEnd)
+			*afterUntil = *lastLine + q.Context
 			return true
 		}
 		if q.Context > 0 {
 			// after-context of the previous match, up to this line
-			for lastLine > 0 && lastLine < afterUntil && lastLine+1 < line {
+			for *lastLine > 0 && inData() && *lastLine < *afterUntil && *lastLine+1 < line {
 				le := lineEnd(data, lastEnd)
-				s.emit(r, lastLine+1, false, data[lastEnd:le], -1)
-				lastLine, lastEnd = lastLine+1, min(le+1, len(data))
+				s.emit(r, *lastLine+1, false, data[lastEnd:le], -1)
+				*lastLine, lastEnd = *lastLine+1, min(le+1, len(data))
 			}
 			// before-context
-			first := max(line-q.Context, lastLine+1, 1)
+			first := max(line-q.Context, *lastLine+1, firstLine, 1)
 			at := h.ls
 			for n := line; n > first; n-- {
 				at = bytes.LastIndexByte(data[:at-1], '\n') + 1
@@ -275,20 +332,20 @@ func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 			}
 		}
 		s.emit(r, line, true, data[h.ls:h.le], h.ms-h.ls)
-		lastLine, lastEnd = line, min(h.le+1, len(data))
-		s.emitRest(r, data, h, line, &lastLine, &lastEnd)
-		afterUntil = lastLine + q.Context
+		*lastLine, lastEnd = line, min(h.le+1, len(data))
+		s.emitRest(r, data, h, line, lastLine, &lastEnd)
+		*afterUntil = *lastLine + q.Context
 		return true
 	})
-	if r == nil {
-		return nil
+	if binary || fs.r == nil {
+		return binary
 	}
-	for q.Context > 0 && lastLine > 0 && lastLine < afterUntil && lastEnd < len(data) {
+	for q.Context > 0 && *lastLine > 0 && inData() && *lastLine < *afterUntil && lastEnd < len(data) {
 		le := lineEnd(data, lastEnd)
-		s.emit(r, lastLine+1, false, data[lastEnd:le], -1)
-		lastLine, lastEnd = lastLine+1, le+1
+		s.emit(fs.r, *lastLine+1, false, data[lastEnd:le], -1)
+		*lastLine, lastEnd = *lastLine+1, le+1
 	}
-	return r
+	return false
 }
 
 // emitRest emits the lines after the first that a multiline match spans

@@ -234,11 +234,13 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 							fn(File{Abs: f.abs, Rel: f.rel, Text: text})
 							continue
 						}
-						data, ok := t.content(f, dr, &buf)
+						data, size, ok := t.content(f, dr, &buf)
 						if !ok {
 							continue // gone since the walk
 						}
-						fn(File{Abs: f.abs, Rel: f.rel, Text: data})
+						// A file over partSize comes without its text: the
+						// search reads it in parts.
+						fn(File{Abs: f.abs, Rel: f.rel, Text: data, Size: size})
 					}
 				}
 			}()
@@ -253,14 +255,14 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 // looked at and read only through dr, beneath the folder's root: never by
 // its absolute path, which a directory swapped for a symlink since the walk
 // could lead outside.
-func (t *Table) content(f *tableFile, dr *workspace.FileReader, buf *[]byte) ([]byte, bool) {
+func (t *Table) content(f *tableFile, dr *workspace.FileReader, buf *[]byte) ([]byte, int64, bool) {
 	size, mtime, ok := dr.Stat(t.root, f.rel)
-	if !ok {
-		return nil, false
+	if !ok || size > int64(partSize) {
+		return nil, size, ok
 	}
 	if c := f.content.Load(); c != nil {
 		if c.size == size && c.mtime == mtime {
-			return c.data, true
+			return c.data, size, true
 		}
 		if f.content.CompareAndSwap(c, nil) {
 			t.cached.Add(-int64(len(c.data)))
@@ -269,15 +271,18 @@ func (t *Table) content(f *tableFile, dr *workspace.FileReader, buf *[]byte) ([]
 	keep := t.budget > 0 && size <= maxCachedFile && time.Since(time.Unix(0, mtime)) > racyWindow &&
 		t.cached.Load()+size <= t.budget
 	if !keep {
-		data, err := dr.ReadAt(t.root, f.rel, size, (*buf)[:0])
+		data, more, err := dr.ReadHead(t.root, f.rel, size, partSize, (*buf)[:0])
 		if cap(data) > cap(*buf) && cap(data) <= 16<<20 {
 			*buf = data[:0]
 		}
-		return data, err == nil
+		if more {
+			return nil, size, err == nil // it grew: read it in parts
+		}
+		return data, size, err == nil
 	}
 	data, err := dr.ReadAt(t.root, f.rel, size, make([]byte, 0, size+1))
 	if err != nil {
-		return nil, false
+		return nil, size, false
 	}
 	if int64(len(data)) == size {
 		data = data[:len(data):len(data)]
@@ -285,5 +290,5 @@ func (t *Table) content(f *tableFile, dr *workspace.FileReader, buf *[]byte) ([]
 			t.cached.Add(size)
 		}
 	}
-	return data, true
+	return data, size, true
 }

@@ -5,6 +5,7 @@ package workspace
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -101,4 +102,41 @@ func (d *FileReader) Close() {
 		d.r.Close()
 	}
 	d.root, d.r = "", nil
+}
+
+// ReadHead is ReadAt that reads at most maxBytes: more reports that the
+// file goes on (search it in parts through Open).
+func (d *FileReader) ReadHead(root, rel string, size int64, maxBytes int, buf []byte) ([]byte, bool, error) {
+	file, err := d.Open(root, rel)
+	if err != nil {
+		return buf, false, err
+	}
+	defer file.Close()
+	b := bytes.NewBuffer(buf[:0])
+	n, err := b.ReadFrom(io.LimitReader(file, int64(maxBytes)+1))
+	if n > int64(maxBytes) {
+		return b.Bytes()[:maxBytes], true, err
+	}
+	return b.Bytes(), false, err
+}
+
+// Open opens the regular file rel of the folder root for reading; the
+// caller closes it.
+func (d *FileReader) Open(root, rel string) (*os.File, error) {
+	r, err := d.rootFor(root)
+	if err != nil {
+		return nil, err
+	}
+	file, err := r.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|oNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := file.Stat(); err != nil || !st.Mode().IsRegular() {
+		file.Close()
+		if err == nil {
+			err = NotRegularError{Path: rel, Mode: st.Mode()}
+		}
+		return nil, err
+	}
+	return file, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 	"sync/atomic"
 
@@ -57,6 +58,36 @@ func (d *FileReader) ReadAt(root, rel string, size int64, buf []byte) ([]byte, e
 	return readFD(fd, size, buf[:0])
 }
 
+// ReadHead is ReadAt that reads at most maxBytes: more reports that the
+// file goes on (search it in parts through Open).
+func (d *FileReader) ReadHead(root, rel string, size int64, maxBytes int, buf []byte) (data []byte, more bool, err error) {
+	fd, err := d.open(root, rel)
+	if err != nil {
+		return buf, false, err
+	}
+	defer unix.Close(fd)
+	return readFDMax(fd, size, maxBytes, buf[:0])
+}
+
+// Open opens the regular file rel of the folder root for reading (a FIFO
+// or device is refused with NotRegularError); the caller closes it.
+func (d *FileReader) Open(root, rel string) (*os.File, error) {
+	fd, err := d.open(root, rel)
+	if err != nil {
+		return nil, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return nil, NotRegularError{Path: rel, Mode: modeOfStat(uint32(st.Mode))}
+	}
+	return os.NewFile(uintptr(fd), rel), nil
+}
+
 // Read reads the regular file rel of the folder root, appending to
 // buf[:0], and returns its size and modification time (Unix ns) as the open
 // file had them. A file over maxSize (> 0) is refused with an error
@@ -72,7 +103,7 @@ func (d *FileReader) Read(root, rel string, maxSize int64, buf []byte) (data []b
 		return buf, 0, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf, 0, NotRegularError{Path: rel, Mode: modeOfStat(st.Mode)}
+		return buf, 0, NotRegularError{Path: rel, Mode: modeOfStat(uint32(st.Mode))}
 	}
 	if maxSize > 0 && st.Size > maxSize {
 		return buf, 0, fmt.Errorf("%s is %s, over the %s limit: %w", rel, humanSize(st.Size), humanSize(maxSize), ErrTooLarge)
@@ -231,22 +262,60 @@ func (d *FileReader) Close() {
 	d.root, d.rootFD = "", -1
 }
 
-// readFD reads the open file fd to its end into buf.
+// readSlack is how far past the size fstat reported a read goes on: a file
+// that a writer keeps growing is read as the prefix it had then (and this).
+const readSlack = 64 << 10
+
+// firstReadMax bounds the first buffer of a read, whatever the size hint:
+// a larger file is sniffed for binary content before it is read whole.
+const firstReadMax = 4 << 20
+
+// readFD reads the open regular file fd into buf, to its end or to the
+// size fstat gives when the buffer first fills plus readSlack, whichever
+// comes first, so that a file growing while it is read costs its size at
+// that moment and no more. A file over the first buffer whose first 8 KiB
+// hold a NUL byte (binary; UTF-16 with a BOM is text) is read no further:
+// the prefix is enough to call it binary, and a 2 GB sparse file is not
+// read into memory to find that out.
 func readFD(fd int, size int64, buf []byte) ([]byte, error) {
-	if want := int(size) + 1; cap(buf) < want {
+	data, _, err := readFDMax(fd, size, 0, buf)
+	return data, err
+}
+
+// readFDMax is readFD that stops after max bytes (max > 0), reporting
+// whether the file goes on.
+func readFDMax(fd int, size int64, maxBytes int, buf []byte) (_ []byte, more bool, _ error) {
+	want := min(int(size)+1, firstReadMax)
+	if maxBytes > 0 {
+		want = min(want, maxBytes+1)
+	}
+	if cap(buf) < want {
 		buf = make([]byte, 0, max(want, minReadBuf))
 	}
-	statted := false
+	limit := -1 // bytes to read at most; -1 until the buffer first fills
 	for {
+		if maxBytes > 0 && len(buf) > maxBytes {
+			return buf[:maxBytes], true, nil
+		}
 		if len(buf) == cap(buf) {
-			// Larger than the buffer: grow once to the file's size.
 			want := 2 * cap(buf)
-			var st unix.Stat_t
-			if !statted && unix.Fstat(fd, &st) == nil && int(st.Size) >= len(buf) {
-				want = int(st.Size) + 1
+			if limit < 0 {
+				if IsBinary(buf) {
+					return buf, false, nil
+				}
+				// Larger than the buffer: grow once to the file's size.
+				limit = len(buf) + readSlack
+				var st unix.Stat_t
+				if unix.Fstat(fd, &st) == nil && int(st.Size) >= len(buf) {
+					want, limit = int(st.Size)+1, int(st.Size)+readSlack
+				}
+			} else if len(buf) >= limit {
+				return buf, false, nil // it grew while read: keep the prefix
 			}
-			statted = true
-			nb := make([]byte, len(buf), want)
+			if maxBytes > 0 {
+				limit = min(limit, maxBytes+1)
+			}
+			nb := make([]byte, len(buf), min(want, limit))
 			copy(nb, buf)
 			buf = nb
 		}
@@ -255,10 +324,10 @@ func readFD(fd int, size int64, buf []byte) ([]byte, error) {
 			continue
 		}
 		if err != nil {
-			return buf, err
+			return buf, false, err
 		}
 		if n == 0 {
-			return buf, nil
+			return buf, false, nil
 		}
 		buf = buf[:len(buf)+n]
 	}
