@@ -6,7 +6,8 @@ import (
 )
 
 // pythonSkeleton makes out the text of a Python file for a
-// definitions-only parse: it leaves out comments and, of each function
+// definitions-only parse: it leaves out the text of comments and of long
+// strings (docstrings, mostly: their quotes stay) and, of each function
 // whose body defines nothing (no def, class or decorator in it), every
 // line of the body after the first (the parser sees `def f(x):\n    y = 1`
 // for a longer body; a first line that opens a block keeps the body
@@ -23,7 +24,8 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 	}
 	var (
 		lines    []line
-		comments [][2]int
+		comments [][2]int // comments' text
+		pieces   []piece  // text to leave out: comments and long strings
 		cur      = line{start: -1}
 		depth    int
 		cont     bool // a backslash continues the line
@@ -59,8 +61,19 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			continue
 		case tComment:
 			comments = append(comments, lx.inner)
+			pieces = append(pieces, piece{lx.inner[0], lx.inner[1], true})
 			off = e
 			continue
+		case tString:
+			// The text of a long string (a docstring, mostly) is left out,
+			// its quotes kept.
+			q := 1
+			if e-off >= 6 && (src[off+1] == src[off] && src[off+2] == src[off]) {
+				q = 3
+			}
+			if e-off-2*q >= minLiteral {
+				pieces = append(pieces, piece{off + q, e - q, false})
+			}
 		}
 		if cur.start < 0 {
 			ls := off
@@ -143,20 +156,26 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 	}
 
 	s := skeleton{src: src, out: out}
-	ci := 0
-	for _, b := range bodies {
-		for ; ci < len(comments) && comments[ci][0] < b[0]; ci++ {
-			cutComment(&s, comments[ci])
+	pi := 0
+	emit := func(upTo int) { // the pieces before upTo
+		for ; pi < len(pieces) && pieces[pi].a < upTo; pi++ {
+			if p := pieces[pi]; p.b > p.a {
+				s.cut(p.a, p.b)
+				if p.fix {
+					s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(p.a), endByte: uint32(p.b), end: s.fromPt})
+				}
+			}
 		}
-		for ci < len(comments) && comments[ci][0] < b[1] {
-			ci++
+	}
+	for _, b := range bodies {
+		emit(b[0])
+		for pi < len(pieces) && pieces[pi].a < b[1] {
+			pi++
 		}
 		s.cut(b[0], b[1])
 		s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(b[0]), endByte: uint32(b[1]), end: s.fromPt})
 	}
-	for ; ci < len(comments); ci++ {
-		cutComment(&s, comments[ci])
-	}
+	emit(len(src))
 	if s.cuts == 0 {
 		return false
 	}
@@ -164,13 +183,11 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 	return true
 }
 
-// cutComment leaves out the text of a comment (its '#' stays); a
-// definition that ends with it gets its end back by a fix.
-func cutComment(s *skeleton, c [2]int) {
-	if c[1] > c[0] {
-		s.cut(c[0], c[1])
-		s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(c[0]), endByte: uint32(c[1]), end: s.fromPt})
-	}
+// piece is text the skeleton leaves out: [a, b), a comment's (fix: a
+// definition that ends with it gets its end back) or a string's.
+type piece struct {
+	a, b int
+	fix  bool
 }
 
 func indexNL(b []byte) bool {
