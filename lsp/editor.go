@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -24,10 +26,7 @@ var _ workspace.Editor = (*editor)(nil)
 
 func (e *editor) disk() workspace.DiskEditor { return workspace.DiskEditor{WS: e.f.WS} }
 
-type applyResult struct {
-	Applied       bool   `json:"applied"`
-	FailureReason string `json:"failureReason"`
-}
+type applyResult = protocol.ApplyWorkspaceEditResponse
 
 // errEditUnknown: the call ended before the editor answered an edit, which
 // it may still apply.

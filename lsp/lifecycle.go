@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"go.lsp.dev/protocol"
 )
 
 // The commands of the wire contract (docs/PROTOCOL.md).
@@ -170,12 +172,12 @@ func (s *Server) initialized() {
 	}
 	if c.watchedFilesDynam {
 		s.goOwned(func() {
-			err := s.conn.Call(s.ctx, "client/registerCapability", map[string]any{
-				"registrations": []any{map[string]any{
-					"id":     "agentls-watch",
-					"method": "workspace/didChangeWatchedFiles",
-					"registerOptions": map[string]any{
-						"watchers": []any{map[string]any{"globPattern": "**/*"}},
+			err := s.conn.Call(s.ctx, "client/registerCapability", protocol.RegistrationParams{
+				Registrations: []protocol.Registration{{
+					ID:     "agentls-watch",
+					Method: "workspace/didChangeWatchedFiles",
+					RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
+						Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}},
 					},
 				}},
 			}, nil)

@@ -6,6 +6,14 @@
 // The transport is lsp/internal/wire. The read loop applies notifications in
 // arrival order and never waits on the client; every request but initialize
 // runs on its own goroutine, with its own context, behind a limit.
+//
+// Messages are go.lsp.dev/protocol's types where the package gets them
+// right (didOpen, didSave, didClose, configuration, registration,
+// showMessage, the applyEdit answer). The server decodes with its own
+// structs what v0.12.0 gets wrong: didChange's content changes (a change
+// without a range reads as an insert at 0:0), initialize's
+// positionEncodings (absent), executeCommand's arguments (they must stay
+// bytes). JSON-RPC framing and dispatch are ours; docs/DESIGN.md says why.
 package lsp
 
 import (
@@ -18,6 +26,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/lsp/internal/wire"
 )
@@ -444,5 +454,5 @@ func decodeParams(raw json.RawMessage, v any) error {
 func (s *Server) showMessage(typ int, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	s.log.Info("showMessage", "type", typ, "message", msg)
-	s.conn.Notify("window/showMessage", map[string]any{"type": typ, "message": msg})
+	s.conn.Notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageType(typ), Message: msg})
 }

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
+
+	"go.lsp.dev/protocol"
 )
 
 // settings is the "agentls" configuration object as the server reads it.
@@ -142,8 +144,8 @@ func (s *Server) pullSettings(f *Folder) {
 	seq := f.cfgSeq.Add(1)
 	s.goOwned(func() {
 		var res []json.RawMessage
-		err := s.conn.Call(s.ctx, "workspace/configuration", map[string]any{
-			"items": []any{map[string]any{"scopeUri": f.URI, "section": "agentls"}},
+		err := s.conn.Call(s.ctx, "workspace/configuration", protocol.ConfigurationParams{
+			Items: []protocol.ConfigurationItem{{ScopeURI: protocol.URI(f.URI), Section: "agentls"}},
 		}, &res)
 		if err != nil {
 			s.log.Info("workspace/configuration failed", "folder", f.URI, "err", err)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -36,19 +38,8 @@ func (d *document) current() (int32, string) {
 	return d.version, d.text
 }
 
-type versionedDoc struct {
-	URI     string `json:"uri"`
-	Version int32  `json:"version"`
-}
-
 func (s *Server) didOpen(raw json.RawMessage) {
-	var p struct {
-		TextDocument struct {
-			URI     string `json:"uri"`
-			Version int32  `json:"version"`
-			Text    string `json:"text"`
-		} `json:"textDocument"`
-	}
+	var p protocol.DidOpenTextDocumentParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		s.log.Info("bad didOpen", "err", err)
 		return
@@ -56,12 +47,12 @@ func (s *Server) didOpen(raw json.RawMessage) {
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	td := p.TextDocument
-	d := &document{uri: td.URI, version: td.Version, text: td.Text}
-	if path, ok := uriToPath(td.URI); ok {
+	d := &document{uri: string(td.URI), version: td.Version, text: td.Text}
+	if path, ok := uriToPath(d.uri); ok {
 		d.path = path
 	}
 	s.mu.Lock()
-	old, oldKey, reopened := s.docLocked(td.URI)
+	old, oldKey, reopened := s.docLocked(d.uri)
 	if d.path != "" {
 		d.path = s.folderPathLocked(d.path)
 		d.folders = s.foldersForLocked(d.path)
@@ -88,9 +79,11 @@ func (s *Server) didOpen(raw json.RawMessage) {
 }
 
 func (s *Server) didChange(raw json.RawMessage) {
+	// Decoded with our own change type: go.lsp.dev/protocol v0.12.0 takes
+	// a change without a range (the whole text) for an insert at 0:0.
 	var p struct {
-		TextDocument   versionedDoc `json:"textDocument"`
-		ContentChanges []textChange `json:"contentChanges"`
+		TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+		ContentChanges []textChange                             `json:"contentChanges"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
 		s.log.Info("bad didChange", "err", err)
@@ -99,7 +92,7 @@ func (s *Server) didChange(raw json.RawMessage) {
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	s.mu.Lock()
-	d, _, ok := s.docLocked(p.TextDocument.URI)
+	d, _, ok := s.docLocked(string(p.TextDocument.URI))
 	enc := s.client.enc
 	s.mu.Unlock()
 	if !ok {
@@ -173,17 +166,14 @@ func (s *Server) applied(uri string, base, version int32, text string, edits []w
 }
 
 func (s *Server) didSave(raw json.RawMessage) {
-	var p struct {
-		TextDocument versionedDoc `json:"textDocument"`
-		Text         *string      `json:"text"`
-	}
+	var p protocol.DidSaveTextDocumentParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return
 	}
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	s.mu.Lock()
-	d, _, ok := s.docLocked(p.TextDocument.URI)
+	d, _, ok := s.docLocked(string(p.TextDocument.URI))
 	var folders []*Folder
 	if ok {
 		folders = d.folders
@@ -195,16 +185,14 @@ func (s *Server) didSave(raw json.RawMessage) {
 }
 
 func (s *Server) didClose(raw json.RawMessage) {
-	var p struct {
-		TextDocument versionedDoc `json:"textDocument"`
-	}
+	var p protocol.DidCloseTextDocumentParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return
 	}
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	s.mu.Lock()
-	d, key, ok := s.docLocked(p.TextDocument.URI)
+	d, key, ok := s.docLocked(string(p.TextDocument.URI))
 	if ok {
 		delete(s.docs, key)
 	}
