@@ -19,6 +19,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agentls/agentls/lsp/internal/wire"
 	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/workspace"
@@ -660,10 +662,7 @@ func (e *editor) runCommand(ctx context.Context, cmd json.RawMessage, server jso
 }
 
 // lspTextEdit is one TextEdit of a workspace edit.
-type lspTextEdit struct {
-	Range   Range  `json:"range"`
-	NewText string `json:"newText"`
-}
+type lspTextEdit = protocol.TextEdit
 
 // applyWorkspaceEdit applies an edit the editor's servers computed: the
 // files open in the editor in one workspace/applyEdit (one undo step in

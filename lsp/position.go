@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -25,16 +27,10 @@ func (e posEncoding) String() string {
 
 // Position is a zero-based line and character, the character counted in the
 // connection's encoding.
-type Position struct {
-	Line      uint32 `json:"line"`
-	Character uint32 `json:"character"`
-}
+type Position = protocol.Position
 
 // Range is a half-open span of a document.
-type Range struct {
-	Start Position `json:"start"`
-	End   Position `json:"end"`
-}
+type Range = protocol.Range
 
 // lineBounds returns the byte offsets of the start of line and of the end of
 // its content (before its terminator). Lines end at "\n", "\r\n" or "\r", as

@@ -16,28 +16,28 @@ func TestOffsetOf(t *testing.T) {
 		enc  posEncoding
 		want int
 	}{
-		{Position{0, 0}, encUTF16, 0},
-		{Position{0, 1}, encUTF16, 1},               // after a
-		{Position{0, 2}, encUTF16, 4},               // after 中 (3 bytes, 1 unit)
-		{Position{0, 3}, encUTF16, 4},               // inside the surrogate pair: rounds down
-		{Position{0, 4}, encUTF16, 8},               // after 😀 (4 bytes, 2 units)
-		{Position{0, 5}, encUTF16, 9},               // after b
-		{Position{0, 99}, encUTF16, 9},              // past the end: before \r\n
-		{Position{1, 1}, encUTF16, 12},              // after e
-		{Position{1, 2}, encUTF16, 14},              // after the combining mark (2 bytes, 1 unit)
-		{Position{1, 9}, encUTF16, 15},              // before the lone \r
-		{Position{2, 4}, encUTF16, 20},              // end of the last line
-		{Position{7, 0}, encUTF16, len(text)},       // past the last line
-		{Position{0, 2}, encUTF8, 2 - 1},            // inside 中: rounds down to its start
-		{Position{0, 4}, encUTF8, 4},                // after 中
-		{Position{0, 8}, encUTF8, 8},                // after 😀
-		{Position{0, 100}, encUTF8, 9},              // clamped before \r\n
-		{Position{1, 3}, encUTF8, 14},               // after e + U+0301
-		{Position{2, 0}, encUTF8, 16},               // start of "last"
-		{Position{9, 9}, encUTF8, len(text)},        // past the end
-		{Position{1, 0}, encUTF16, 11},              // after \r\n
-		{Position{0, 1 << 31}, encUTF16, 9},         // huge character
-		{Position{1 << 31, 0}, encUTF16, len(text)}, // huge line
+		{Position{Line: 0, Character: 0}, encUTF16, 0},
+		{Position{Line: 0, Character: 1}, encUTF16, 1},               // after a
+		{Position{Line: 0, Character: 2}, encUTF16, 4},               // after 中 (3 bytes, 1 unit)
+		{Position{Line: 0, Character: 3}, encUTF16, 4},               // inside the surrogate pair: rounds down
+		{Position{Line: 0, Character: 4}, encUTF16, 8},               // after 😀 (4 bytes, 2 units)
+		{Position{Line: 0, Character: 5}, encUTF16, 9},               // after b
+		{Position{Line: 0, Character: 99}, encUTF16, 9},              // past the end: before \r\n
+		{Position{Line: 1, Character: 1}, encUTF16, 12},              // after e
+		{Position{Line: 1, Character: 2}, encUTF16, 14},              // after the combining mark (2 bytes, 1 unit)
+		{Position{Line: 1, Character: 9}, encUTF16, 15},              // before the lone \r
+		{Position{Line: 2, Character: 4}, encUTF16, 20},              // end of the last line
+		{Position{Line: 7, Character: 0}, encUTF16, len(text)},       // past the last line
+		{Position{Line: 0, Character: 2}, encUTF8, 2 - 1},            // inside 中: rounds down to its start
+		{Position{Line: 0, Character: 4}, encUTF8, 4},                // after 中
+		{Position{Line: 0, Character: 8}, encUTF8, 8},                // after 😀
+		{Position{Line: 0, Character: 100}, encUTF8, 9},              // clamped before \r\n
+		{Position{Line: 1, Character: 3}, encUTF8, 14},               // after e + U+0301
+		{Position{Line: 2, Character: 0}, encUTF8, 16},               // start of "last"
+		{Position{Line: 9, Character: 9}, encUTF8, len(text)},        // past the end
+		{Position{Line: 1, Character: 0}, encUTF16, 11},              // after \r\n
+		{Position{Line: 0, Character: 1 << 31}, encUTF16, 9},         // huge character
+		{Position{Line: 1 << 31, Character: 0}, encUTF16, len(text)}, // huge line
 	}
 	for _, tt := range tests {
 		if got := offsetOf(text, tt.p, tt.enc); got != tt.want {
@@ -145,6 +145,6 @@ func BenchmarkDidChangeApply(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		line := uint32(i*7919) % 5000
-		text = applyChanges(text, []textChange{{Range: &Range{Start: Position{line, 3}, End: Position{line, 3}}, Text: "x"}}, encUTF16)
+		text = applyChanges(text, []textChange{{Range: &Range{Start: Position{Line: line, Character: 3}, End: Position{Line: line, Character: 3}}, Text: "x"}}, encUTF16)
 	}
 }

@@ -4,7 +4,7 @@ import "testing"
 
 func TestApplyEdit(t *testing.T) {
 	rg := func(l1, c1, l2, c2 uint32) Range {
-		return Range{Start: Position{l1, c1}, End: Position{l2, c2}}
+		return Range{Start: Position{Line: l1, Character: c1}, End: Position{Line: l2, Character: c2}}
 	}
 	tests := []struct {
 		text string
