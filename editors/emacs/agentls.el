@@ -178,7 +178,10 @@ file opened there does not try again.  `agentls-mode' clears it.")
         :window (list :workDoneProgress t
                       :showMessage (list :messageActionItem
                                          (list :additionalPropertiesSupport :json-false)))
-        :experimental (list :agentls (list :saveDocument t))))
+        :experimental (list :agentls (list :saveDocument t
+                                           :diagnostics t
+                                           :languageRequest t
+                                           :editorState t))))
 
 (defun agentls--connect (root)
   "Start a server for ROOT, initialize it and return its connection."
@@ -356,6 +359,9 @@ Without a file buffer, DIR defaults to `default-directory'."
     ('workspace/configuration
      (vconcat (mapcar (lambda (_item) agentls-settings)
                       (plist-get params :items))))
+    ('agentls/diagnostics (agentls--diagnostics conn params))
+    ('agentls/languageRequest (agentls--language-request conn params))
+    ('agentls/editorState (agentls--editor-state conn))
     ((or 'window/workDoneProgress/create 'client/registerCapability
          'client/unregisterCapability)
      nil)
@@ -613,6 +619,220 @@ Without a file buffer, DIR defaults to `default-directory'."
                 (and (buffer-live-p buf)
                      (equal (buffer-local-value 'agentls--uri buf) uri)))
               (agentls--buffers conn)))
+
+;;;; The editor's language servers (agentls/diagnostics, languageRequest, editorState)
+
+;; What flymake (or flycheck) reports, and what eglot or lsp-mode's server
+;; answers for a buffer, for the server's tools (docs/PROTOCOL.md, "The
+;; editor's language servers").  Positions to and from agentls count UTF-16
+;; code units; eglot's and lsp-mode's servers get theirs in the encoding
+;; they use (UTF-16, or characters for lsp-mode and a server that
+;; negotiated utf-32 with eglot).
+
+(defvar flymake-mode)
+(defvar flycheck-mode)
+(declare-function flymake-diagnostics "flymake")
+(declare-function flymake-diagnostic-beg "flymake")
+(declare-function flymake-diagnostic-end "flymake")
+(declare-function flymake-diagnostic-type "flymake")
+(declare-function flymake-diagnostic-text "flymake")
+(declare-function flymake-diagnostic-backend "flymake")
+(declare-function flymake-start "flymake")
+(declare-function flymake-running-backends "flymake")
+(declare-function flycheck-error-pos "flycheck")
+(declare-function flycheck-error-level "flycheck")
+(declare-function flycheck-error-message "flycheck")
+(declare-function flycheck-error-checker "flycheck")
+(declare-function flycheck-error-id "flycheck")
+(defvar flycheck-current-errors)
+(declare-function eglot-current-server "eglot")
+(declare-function eglot--server-capable "eglot")
+(declare-function lsp-request "lsp-mode")
+(declare-function lsp-feature? "lsp-mode")
+
+(defun agentls--severity (type)
+  "The LSP severity of a flymake or flycheck diagnostic TYPE."
+  (let ((name (symbol-name type)))
+    (cond ((string-match-p "error" name) 1)
+          ((string-match-p "warning" name) 2)
+          ((string-match-p "info" name) 3)
+          (t 3))))
+
+(defun agentls--buffer-diagnostics ()
+  "The diagnostics of the current buffer, as LSP Diagnostics."
+  (save-restriction
+    (widen)
+    (let (out)
+      (when (bound-and-true-p flymake-mode)
+        (dolist (d (flymake-diagnostics))
+          (push (list :range (list :start (agentls--position (flymake-diagnostic-beg d))
+                                   :end (agentls--position (flymake-diagnostic-end d)))
+                      :severity (agentls--severity (flymake-diagnostic-type d))
+                      :source (let ((b (flymake-diagnostic-backend d)))
+                                (replace-regexp-in-string
+                                 "-flymake\\'\\|\\`flymake-" ""
+                                 (if (symbolp b) (symbol-name b) "flymake")))
+                      :message (flymake-diagnostic-text d))
+                out)))
+      (when (and (bound-and-true-p flycheck-mode) (boundp 'flycheck-current-errors))
+        (dolist (e flycheck-current-errors)
+          (let ((pos (flycheck-error-pos e)))
+            (push (list :range (list :start (agentls--position pos) :end (agentls--position pos))
+                        :severity (agentls--severity (flycheck-error-level e))
+                        :source (symbol-name (flycheck-error-checker e))
+                        :code (flycheck-error-id e)
+                        :message (flycheck-error-message e))
+                  out))))
+      (vconcat (nreverse out)))))
+
+(declare-function flymake-reporting-backends "flymake")
+
+(defun agentls--flymake-done (buf)
+  "Non-nil when every flymake backend started in BUF has reported."
+  (and (buffer-live-p buf)
+       (with-current-buffer buf
+         (cl-subsetp (flymake-running-backends) (flymake-reporting-backends)))))
+
+(defun agentls--diagnostics (conn params)
+  "agentls/diagnostics: the diagnostics of PARAMS's :uri (or of every
+synchronised buffer of CONN).  With :waitMs, flymake checks the buffer
+again first; :fresh says whether every backend has reported since (a
+backend that reports later, such as eglot's, is not waited for)."
+  (let* ((uri (plist-get params :uri))
+         (wait (or (plist-get params :waitMs) 0))
+         (buf (and uri (agentls--buffer-of conn uri)))
+         (fresh t))
+    (when (> wait 0)
+      (setq fresh (and buf (buffer-local-value 'flymake-mode buf)
+                       (with-current-buffer buf
+                         (flymake-start)
+                         (agentls--flymake-done buf)))))
+    (list :fresh (if fresh t :json-false)
+          :items (vconcat
+                  (delq nil
+                        (mapcar (lambda (b)
+                                  (when (and (buffer-live-p b) (or (not uri) (eq b buf)))
+                                    (list :uri (buffer-local-value 'agentls--uri b)
+                                          :diagnostics (with-current-buffer b (agentls--buffer-diagnostics)))))
+                                (agentls--buffers conn)))))))
+
+(defun agentls--editor-state (conn)
+  "agentls/editorState: CONN's synchronised buffers and the selected window."
+  (let* ((win (selected-window))
+         (buf (window-buffer win))
+         (docs (mapcar (lambda (b)
+                         (with-current-buffer b
+                           (list :uri agentls--uri
+                                 :languageId (agentls--language-id)
+                                 :version agentls--version
+                                 :dirty (if (buffer-modified-p) t :json-false))))
+                       (cl-remove-if-not #'buffer-live-p (agentls--buffers conn)))))
+    (list :documents (vconcat docs)
+          :active (when (eq (buffer-local-value 'agentls--conn buf) conn)
+                    (with-current-buffer buf
+                      (list :uri agentls--uri
+                            :cursor (agentls--position (window-point win))
+                            :selections (if (region-active-p)
+                                            (vector (list :start (agentls--position (region-beginning))
+                                                          :end (agentls--position (region-end))))
+                                          [])
+                            :visibleRange (list :start (agentls--position (window-start win))
+                                                :end (agentls--position (window-end win t)))))))))
+
+(defun agentls--language-server (buf)
+  "The language server managing BUF: (eglot . SERVER), (lsp-mode), or nil."
+  (with-current-buffer buf
+    (cond ((and (fboundp 'eglot-current-server) (eglot-current-server))
+           (cons 'eglot (eglot-current-server)))
+          ((bound-and-true-p lsp-mode) (list 'lsp-mode)))))
+
+(defun agentls--chars-p (server)
+  "Non-nil when SERVER counts columns in characters rather than UTF-16."
+  (pcase server
+    (`(eglot . ,_) (equal (ignore-errors (eglot--server-capable :positionEncoding)) "utf-32"))
+    (`(lsp-mode) t)))
+
+(defun agentls--convert-position (pos from-utf16 buf-or-file)
+  "POS converted between UTF-16 and characters on its line, read from
+BUF-OR-FILE (a buffer, or a file name).  FROM-UTF16 says which way."
+  (let ((convert
+         (lambda ()
+           (save-excursion
+             (save-restriction
+               (widen)
+               (goto-char (point-min))
+               (forward-line (plist-get pos :line))
+               (let ((bol (point))
+                     (n (plist-get pos :character)))
+                 (if from-utf16
+                     (let ((p (agentls--point pos)))
+                       (list :line (plist-get pos :line) :character (- p bol)))
+                   (goto-char (min (+ bol n) (line-end-position)))
+                   (agentls--position (point)))))))))
+    (cond ((bufferp buf-or-file) (with-current-buffer buf-or-file (funcall convert)))
+          ((and buf-or-file (file-readable-p buf-or-file))
+           (with-temp-buffer
+             (insert-file-contents buf-or-file)
+             (funcall convert)))
+          (t pos))))
+
+(defun agentls--walk-positions (value fn &optional uri)
+  "VALUE with every position (a plist with :line and :character) passed
+through FN with the URI of the document it belongs to."
+  (cond ((vectorp value) (vconcat (mapcar (lambda (v) (agentls--walk-positions v fn uri)) value)))
+        ((and (consp value) (keywordp (car value)))
+         (if (and (plist-member value :line) (plist-member value :character))
+             (funcall fn value uri)
+           (let ((uri (or (plist-get value :uri) (plist-get value :targetUri)
+                          (plist-get (plist-get value :textDocument) :uri) uri))
+                 (out nil))
+             (while value
+               (let ((k (pop value)) (v (pop value)))
+                 (setq out (plist-put out k
+                                      (if (eq k :changes)
+                                          (agentls--walk-changes v fn)
+                                        (agentls--walk-positions v fn uri))))))
+             out)))
+        (t value)))
+
+(defun agentls--walk-changes (changes fn)
+  "The :changes map of a WorkspaceEdit with FN applied per document."
+  (let (out)
+    (while changes
+      (let* ((k (pop changes)) (v (pop changes))
+             (uri (substring (symbol-name k) 1)))
+        (setq out (plist-put out k (agentls--walk-positions v fn uri)))))
+    out))
+
+(defun agentls--language-request (conn params)
+  "agentls/languageRequest: PARAMS's :method asked of the server that eglot
+or lsp-mode runs for the document, its positions converted both ways."
+  (let* ((method (plist-get params :method))
+         (p (plist-get params :params))
+         (uri (plist-get (plist-get p :textDocument) :uri))
+         (buf (and uri (agentls--buffer-of conn uri)))
+         (server (and buf (agentls--language-server buf))))
+    (unless server
+      (jsonrpc-error :code -32001
+                     :message (format "no language server in Emacs (eglot or lsp-mode) manages %s"
+                                      (or uri "this workspace"))))
+    (agentls--defer
+     conn
+     (lambda ()
+       (let* ((chars (agentls--chars-p server))
+              (place (lambda (u) (or (and u (agentls--buffer-of conn u))
+                                     (and u (agentls--uri-to-path u)))))
+              (out (if chars
+                       (agentls--walk-positions
+                        p (lambda (pos u) (agentls--convert-position pos t (funcall place u))) uri)
+                     p))
+              (res (pcase server
+                     (`(eglot . ,srv) (jsonrpc-request srv (intern method) out))
+                     (`(lsp-mode) (with-current-buffer buf (lsp-request method out))))))
+         (if chars
+             (agentls--walk-positions
+              res (lambda (pos u) (agentls--convert-position pos nil (funcall place u))) uri)
+           res))))))
 
 ;;;; Edits from the server
 

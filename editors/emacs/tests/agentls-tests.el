@@ -532,5 +532,85 @@
           (message "gptel %s: %d agentls tools registered and rendered"
                    (or (ignore-errors (package-get-version)) "checkout") (length tools)))))))
 
+;;;; The editor's language servers (flymake, the selected window, eglot/lsp-mode absent)
+
+(require 'flymake)
+
+(defun agentls-test--flymake-backend (report &rest _)
+  "A flymake backend that reports an error on every word BROKEN."
+  (let (diags)
+    (save-excursion
+      (goto-char (point-min))
+      (while (search-forward "BROKEN" nil t)
+        (push (flymake-make-diagnostic (current-buffer) (match-beginning 0) (match-end 0)
+                                       :error "BROKEN is not allowed")
+              diags)))
+    (funcall report diags)))
+
+(defun agentls-test--flymake-on ()
+  "Flymake with the test backend only, in the current buffer; waits for it."
+  (setq-local flymake-diagnostic-functions (list #'agentls-test--flymake-backend))
+  (flymake-mode 1)
+  (flymake-start)
+  (let ((end (+ (float-time) 10)))
+    (while (and (not (agentls--flymake-done (current-buffer))) (< (float-time) end))
+      (accept-process-output nil 0.05))))
+
+(ert-deftest agentls-language-tools-listed ()
+  (agentls-test-with '(("a.txt" . "x\n")) nil
+    (agentls-test--open "a.txt")
+    (let ((names (mapcar (lambda (tool) (plist-get tool :name))
+                         (agentls-tools :connection (agentls--ensure agentls-test-root)))))
+      (dolist (want '("diagnostics" "code_nav" "rename_symbol" "code_action" "editor_state"))
+        (should (member want names))))))
+
+(ert-deftest agentls-diagnostics-from-flymake ()
+  (agentls-test-with '(("a.txt" . "中😀 BROKEN here\nfine\n")) nil
+    (with-current-buffer (agentls-test--open "a.txt")
+      (agentls-test--flymake-on)
+      (should (flymake-diagnostics))
+      (let ((text (agentls-test--ok (agentls-test--call "diagnostics"))))
+        ;; BROKEN starts after 3 characters (4 UTF-16 units): column 4.
+        (should (string-match-p "^a\\.txt:1:4: error \\[agentls-test--flymake-backend\\] BROKEN is not allowed$" text))))))
+
+(ert-deftest agentls-write-ends-with-flymake-diagnostics ()
+  (agentls-test-with '(("a.txt" . "all good\n")) nil
+    (with-current-buffer (agentls-test--open "a.txt")
+      (agentls-test--flymake-on)
+      (agentls-test--ok (agentls-test--call "read_file" :path "a.txt"))
+      (let ((text (agentls-test--ok (agentls-test--call "edit_file" :path "a.txt"
+                                                        :old_string "good" :new_string "BROKEN"))))
+        (should (string-match-p "the editor reports after the change:\na\\.txt:1:5: error" text))
+        (should-not (string-match-p "no diagnostics update" text))))))
+
+(ert-deftest agentls-editor-state-region ()
+  (agentls-test-with '(("a.txt" . "first line\nsecond line\n")) nil
+    (let ((buf (agentls-test--open "a.txt")))
+      (switch-to-buffer buf)
+      (transient-mark-mode 1)
+      (goto-char (point-min))
+      (forward-line 1)
+      (set-mark (point))
+      (forward-word 1)
+      (activate-mark)
+      (let ((text (agentls-test--ok (agentls-test--call "editor_state"))))
+        (should (string-match-p "Active: a\\.txt, cursor at line 2 column 7" text))
+        (should (string-match-p "Selection: lines 2:1 to 2:7\n```\nsecond\n```" text))
+        (should (string-match-p "- a\\.txt \\[text\\]" text))))))
+
+(ert-deftest agentls-code-nav-without-eglot-uses-the-index ()
+  (agentls-test-with '(("main.go" . "package main\n\nfunc helper() {}\n\nfunc main() { helper() }\n")) nil
+    (agentls-test--open "main.go")
+    (let ((text nil)
+          (end (+ (float-time) 30)))
+      ;; The index builds in the background: ask until it has the file.
+      (while (and (< (float-time) end)
+                  (not (and text (string-match-p "main\\.go:3" text))))
+        (setq text (agentls-test--ok (agentls-test--call "code_nav" :action "definition"
+                                                         :path "main.go" :line 5 :symbol "helper")))
+        (unless (string-match-p "main\\.go:3" text) (accept-process-output nil 0.1)))
+      (should (string-match-p "no language server in the editor handles main\\.go" text))
+      (should (string-match-p "main\\.go:3" text)))))
+
 (provide 'agentls-tests)
 ;;; agentls-tests.el ends here
