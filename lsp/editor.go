@@ -28,6 +28,13 @@ func (e *editor) disk() workspace.DiskEditor { return workspace.DiskEditor{WS: e
 
 type applyResult = protocol.ApplyWorkspaceEditResponse
 
+// applyEditParams is protocol.ApplyWorkspaceEditParams with an edit that
+// may hold resource operations.
+type applyEditParams struct {
+	Label string `json:"label"`
+	Edit  any    `json:"edit"`
+}
+
 // errEditUnknown: the call ended before the editor answered an edit, which
 // it may still apply.
 var errEditUnknown = errors.New("the call ended before the editor answered the edit")
@@ -37,7 +44,10 @@ var errEditUnknown = errors.New("the call ended before the editor answered the e
 // when ctx ends first: onApplied runs whenever the editor answers
 // applied:true, and an edit applied after the call ended is logged, so a
 // result never says that an edit failed while it is in the buffer.
-func (e *editor) applyEdit(ctx context.Context, label string, edit map[string]any, onApplied func()) (applyResult, error) {
+// A resource operation (protocol.RenameFile, protocol.DeleteFile) goes in
+// a map as documentChanges: protocol v0.12.0's WorkspaceEdit holds text
+// edits only.
+func (e *editor) applyEdit(ctx context.Context, label string, edit any, onApplied func()) (applyResult, error) {
 	type answer struct {
 		res applyResult
 		err error
@@ -48,7 +58,7 @@ func (e *editor) applyEdit(ctx context.Context, label string, edit map[string]an
 		rctx, cancel := context.WithTimeout(e.s.ctx, e.s.opts.ApplyEditTimeout)
 		defer cancel()
 		var res applyResult
-		err := e.s.conn.Call(rctx, "workspace/applyEdit", map[string]any{"label": label, "edit": edit}, &res)
+		err := e.s.conn.Call(rctx, "workspace/applyEdit", applyEditParams{Label: label, Edit: edit}, &res)
 		if err == nil && res.Applied && onApplied != nil {
 			onApplied()
 		}
@@ -129,14 +139,17 @@ func (e *editor) write(ctx context.Context, req workspace.WriteRequest) (workspa
 	if len(edits) == 0 {
 		return workspace.WriteResult{InBuffer: true, Saved: !buf.Dirty, Note: "the buffer already had this text"}, nil
 	}
-	var edit map[string]any
+	uri := protocol.DocumentURI(d.uri)
+	edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{uri: edits}}
 	if c.documentChanges {
-		edit = map[string]any{"documentChanges": []any{map[string]any{
-			"textDocument": map[string]any{"uri": d.uri, "version": buf.Version},
-			"edits":        edits,
+		version := buf.Version
+		edit = protocol.WorkspaceEdit{DocumentChanges: []protocol.TextDocumentEdit{{
+			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
+				TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri},
+				Version:                &version,
+			},
+			Edits: edits,
 		}}}
-	} else {
-		edit = map[string]any{"changes": map[string]any{d.uri: edits}}
 	}
 	// The overlay takes the edit as soon as the editor accepts it: the next
 	// read sees it even when the editor reports its buffer late.
@@ -227,9 +240,9 @@ func (e *editor) Rename(ctx context.Context, from, to string, overwrite bool) (s
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return "", fmt.Errorf("creating the parent of %s: %w", e.f.WS.Rel(to), err)
 	}
-	op := map[string]any{"kind": "rename", "oldUri": pathToURI(from), "newUri": pathToURI(to)}
+	op := protocol.RenameFile{Kind: "rename", OldURI: protocol.DocumentURI(pathToURI(from)), NewURI: protocol.DocumentURI(pathToURI(to))}
 	if overwrite {
-		op["options"] = map[string]any{"overwrite": true}
+		op.Options = &protocol.RenameFileOptions{Overwrite: true}
 	}
 	res, err := e.applyEdit(ctx, "agentls: move "+e.f.WS.Rel(from), map[string]any{"documentChanges": []any{op}}, func() {
 		e.f.WS.NotifyChanged(from)
@@ -270,9 +283,9 @@ func (e *editor) Delete(ctx context.Context, abs string, recursive bool) (string
 	if fi.IsDir() && !recursive {
 		return "", fmt.Errorf("%s is a directory; pass recursive to delete it", rel)
 	}
-	op := map[string]any{"kind": "delete", "uri": pathToURI(abs)}
+	op := protocol.DeleteFile{Kind: "delete", URI: protocol.DocumentURI(pathToURI(abs))}
 	if recursive {
-		op["options"] = map[string]any{"recursive": true}
+		op.Options = &protocol.DeleteFileOptions{Recursive: true}
 	}
 	res, err := e.applyEdit(ctx, "agentls: delete "+rel, map[string]any{"documentChanges": []any{op}}, func() {
 		e.f.WS.NotifyChanged(abs)
