@@ -38,15 +38,26 @@ func approvalMode(st settings, reg *registry.Registry, name string) string {
 
 // Approve applies the folder's approval gate (agentls.approval settings,
 // prompts in the editor) to a call that reaches the folder by another way
-// than the LSP connection (an attached MCP client). When the call may not
+// than the LSP connection (an attached MCP client). clientConfirms does not
+// apply: the client confirms only the calls its own UI makes, and an
+// attached agent's calls never pass through that UI. When the call may not
 // run, res is the error result the model reads.
 func (f *Folder) Approve(ctx context.Context, name string, args json.RawMessage) (res registry.Result, ok bool) {
-	return f.srv.approve(ctx, f, f.Registry(), name, args)
+	return f.srv.approve(ctx, f, f.Registry(), name, args, false)
+}
+
+// AskAttached is the Ask of an attached agent's session (bash asks per
+// command through it): always a prompt in the editor, whatever
+// clientConfirms says (see Approve).
+func (f *Folder) AskAttached(ctx context.Context, question string) (bool, error) {
+	return f.srv.ask(ctx, f, question, question)
 }
 
 // approve applies the gate to one call; when the call may not run, res is
-// the error result the model reads.
-func (s *Server) approve(ctx context.Context, f *Folder, reg *registry.Registry, name string, args json.RawMessage) (res registry.Result, ok bool) {
+// the error result the model reads. viaClient says the call came from the
+// client itself (workspace/executeCommand), whose own confirmation counts
+// when it sets clientConfirms.
+func (s *Server) approve(ctx context.Context, f *Folder, reg *registry.Registry, name string, args json.RawMessage, viaClient bool) (res registry.Result, ok bool) {
 	var st settings
 	if f != nil {
 		st = f.currentSettings()
@@ -61,7 +72,7 @@ func (s *Server) approve(ctx context.Context, f *Folder, reg *registry.Registry,
 	case "deny":
 		return registry.Result{IsError: true, Content: fmt.Sprintf("%s is denied by the user's settings (agentls.approval.%s = \"deny\"); do not call it again, and tell the user what you wanted to do instead", name, name)}, false
 	}
-	if st.ClientConfirms {
+	if st.ClientConfirms && viaClient {
 		return res, true
 	}
 	question := fmt.Sprintf("Allow agentls to run %s%s?", name, callSummary(args))

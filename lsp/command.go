@@ -162,7 +162,7 @@ func (s *Server) callTool(ctx context.Context, arg json.RawMessage, token json.R
 		}
 	}
 	reg := s.registryFor(f)
-	if res, ok := s.approve(ctx, f, reg, a.Name, args); !ok {
+	if res, ok := s.approve(ctx, f, reg, a.Name, args, true); !ok {
 		return res, nil
 	}
 	ctx, done := s.callContext(ctx, f, a.Name, token)
@@ -210,7 +210,7 @@ func (s *Server) callTools(ctx context.Context, arg json.RawMessage, token json.
 	var run []registry.BatchCall
 	var at []int
 	for i, c := range calls {
-		if res, ok := s.approve(ctx, f, reg, c.Name, c.Arguments); !ok {
+		if res, ok := s.approve(ctx, f, reg, c.Name, c.Arguments, true); !ok {
 			results[i] = res
 			continue
 		}

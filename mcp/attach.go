@@ -274,7 +274,9 @@ func (l *Listener) serve(c net.Conn) {
 	br := bufio.NewReaderSize(c, 4096)
 	line, err := br.ReadSlice('\n')
 	if err != nil {
-		l.log.Warn("attach: no hello", "err", err)
+		if !errors.Is(err, io.EOF) { // EOF: a client checking who serves the socket
+			l.log.Warn("attach: no hello", "err", err)
+		}
 		return
 	}
 	var h hello
@@ -380,7 +382,9 @@ func Sessions() ([]Lock, error) {
 var ErrNoSession = errors.New("no running editor session has a workspace folder containing this directory")
 
 // Find returns the session whose workspace folder contains dir (the
-// deepest such folder when several do).
+// deepest such folder when several do). A lock file whose socket is not
+// served by the process it names (SO_PEERCRED: our uid, the lock's pid) is
+// ignored, so a planted lock cannot win.
 func Find(dir string) (Lock, string, error) {
 	locks, err := Sessions()
 	if err != nil {
@@ -394,7 +398,7 @@ func Find(dir string) (Lock, string, error) {
 	bestFolder := ""
 	for _, lk := range locks {
 		for _, f := range lk.WorkspaceFolders {
-			if within(f, dir) && len(f) > len(bestFolder) {
+			if within(f, dir) && len(f) > len(bestFolder) && peerServes(lk) {
 				best, bestFolder = lk, f
 			}
 		}
@@ -403,6 +407,17 @@ func Find(dir string) (Lock, string, error) {
 		return Lock{}, "", fmt.Errorf("%w (%s)", ErrNoSession, dir)
 	}
 	return best, bestFolder, nil
+}
+
+// peerServes connects to lk's socket and checks its peer (checkPeer)
+// without sending anything.
+func peerServes(lk Lock) bool {
+	c, err := net.DialTimeout("unix", lk.Socket, 5*time.Second)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	return checkPeer(c, lk) == nil
 }
 
 // within reports whether path is root or inside it, component-wise.
@@ -431,6 +446,10 @@ func dial(ctx context.Context, lk Lock, dir string) (c net.Conn, br *bufio.Reade
 			c.Close()
 		}
 	}()
+	// The token goes only to the process the lock file names.
+	if err := checkPeer(c, lk); err != nil {
+		return nil, nil, "", err
+	}
 	data, _ := json.Marshal(hello{Token: lk.Token, Dir: dir})
 	if _, err := c.Write(append(data, '\n')); err != nil {
 		return nil, nil, "", err

@@ -234,6 +234,9 @@ func (a *attachFolders) resolve(dir string) (mcp.Attachment, error) {
 	if err != nil {
 		return mcp.Attachment{}, err
 	}
+	// Its bash asks in the editor even when the client confirms its own
+	// agent's calls (clientConfirms): these calls never pass its UI.
+	sess.Ask = best.AskAttached
 	// Calls pass the same approval gate as the editor's own agent's
 	// (agentls.approval settings, prompts in the editor).
 	return mcp.Attachment{Registry: best.Registry(), Session: sess, Gate: best.Approve}, nil
