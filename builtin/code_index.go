@@ -167,7 +167,15 @@ func (codeIndex) Execute(ctx context.Context, args json.RawMessage) (string, err
 		if a.Limit <= 0 {
 			limit = 60
 		}
-		m, err := ix.Map(ctx, rel, limit)
+		// Personalised toward what this session read or edited (and the
+		// open buffers, which the index adds).
+		var focus []string
+		if s.Reads != nil {
+			for _, abs := range s.Reads.Paths() {
+				focus = append(focus, s.WS.Rel(abs))
+			}
+		}
+		m, err := ix.MapFocus(ctx, rel, limit, focus)
 		if err != nil {
 			return "", err
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,7 +24,9 @@ type Ranked struct {
 type rankCache struct {
 	mu     sync.Mutex
 	gen    uint64
-	ranked []Ranked // all definitions that other files use, best first
+	focus  string             // the focus files the ranking was personalised toward
+	ranked []Ranked           // all definitions that other files use, best first
+	files  map[string]float64 // each file's PageRank
 }
 
 // Ranked returns the definitions used from other files, most important
@@ -32,8 +35,14 @@ type rankCache struct {
 // what a ranking needs and costs one pass over the files; the result is
 // kept until the index changes.
 func (ix *Index) Ranked(ctx context.Context, path string) ([]Ranked, error) {
+	return ix.rankedFor(ctx, path, nil)
+}
+
+// rankedFor is Ranked personalised toward the focus files (rel paths): the
+// files the session works on and the open buffers.
+func (ix *Index) rankedFor(ctx context.Context, path string, focus []string) ([]Ranked, error) {
 	ix.followDeny()
-	all, err := ix.rankAll(ctx)
+	all, err := ix.rankAll(ctx, focus)
 	if err != nil {
 		return nil, err
 	}
@@ -50,13 +59,23 @@ func (ix *Index) Ranked(ctx context.Context, path string) ([]Ranked, error) {
 	return out, nil
 }
 
-func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
+func (ix *Index) rankAll(ctx context.Context, focusList []string) ([]Ranked, error) {
 	rc := &ix.rank
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	ix.mu.RLock()
 	gen := ix.gen
-	if rc.ranked != nil && rc.gen == gen {
+	focus := make(map[string]bool, len(focusList))
+	for _, f := range focusList {
+		focus[f] = true
+	}
+	for _, f := range ix.files {
+		if f.open {
+			focus[f.rel] = true
+		}
+	}
+	focusKey := strings.Join(sortedSet(focus), "\x00")
+	if rc.ranked != nil && rc.gen == gen && rc.focus == focusKey {
 		ix.mu.RUnlock()
 		return rc.ranked, nil
 	}
@@ -93,7 +112,7 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 	}
 
 	// Uses of defined names per file, in parallel.
-	goModule := goModulePath(filepath.Join(ix.ws.Root(), "go.mod"))
+	goModule, goModuleOK := goImportPath(ix.ws.Root())
 	uses := make([]map[use]int, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -128,7 +147,14 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 					default:
 						if imp, ok := imports[string(qual)]; ok {
 							// pkg.Name: a package of this module, else outside the workspace.
-							if dir, ok := strings.CutPrefix(imp, goModule+"/"); ok && goModule != "" && top {
+							dir, ok := strings.CutPrefix(imp, goModule+"/")
+							if goModule == "" {
+								dir, ok = imp, true
+							}
+							if imp == goModule {
+								dir, ok = ".", true
+							}
+							if ok && goModuleOK && top {
 								m[use{name: string(id), how: usePackage, dir: dir}]++
 							}
 						} else if member {
@@ -158,8 +184,12 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 		name string
 		w    float64
 	}
+	// A file's uses of its own names (b == a) do not count toward its
+	// PageRank, but share its rank out to them: a big file that uses its
+	// Server type throughout ranks Server among its own names.
 	out := make([][]edge, len(files))
-	outW := make([]float64, len(files))
+	outW := make([]float64, len(files))   // all edges
+	otherW := make([]float64, len(files)) // edges to other files
 	for a, m := range uses {
 		isGo := files[a].lang.Name == "go"
 		dirA := path.Dir(files[a].rel)
@@ -173,45 +203,73 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 			case useSelector:
 				d = append(definers[u.name][:len(definers[u.name]):len(definers[u.name])], definers["."+u.name]...)
 			}
-			if len(d) > maxDefiners {
-				continue // too common a name to tell anything
-			}
-			w := math.Sqrt(float64(c)) / float64(len(d))
+			// The files the use can refer to; a name that could be any of
+			// many says little about which.
+			cand := make([]int32, 0, len(d))
 			for _, b := range d {
 				rb := files[b].rel
 				switch {
-				case b == int32(a), files[b].lang.family() != files[a].lang.family():
+				case files[b].lang.family() != files[a].lang.family():
 					continue
 				case isGo && u.how == useName && path.Dir(rb) != dirA: // unqualified: this package
 					continue
 				case u.how == usePackage && path.Dir(rb) != u.dir:
 					continue
 				}
+				cand = append(cand, b)
+			}
+			if len(cand) == 0 || len(cand) > maxDefiners {
+				continue // too common a name to tell anything
+			}
+			w := math.Sqrt(float64(c)) / float64(len(cand)) * nameWeight(u.name, len(d))
+			for _, b := range cand {
 				out[a] = append(out[a], edge{b, u.name, w})
 				outW[a] += w
+				if b != int32(a) {
+					otherW[a] += w
+				}
 			}
 		}
 	}
 	n := float64(len(files))
-	rank := make([]float64, len(files))
-	for i := range rank {
-		rank[i] = 1 / n
+	// The random surfer jumps mostly to the focus files when there are any
+	// (PageRank personalised as Aider's map is toward the files in the
+	// chat), else to any file.
+	const focusShare = 0.8
+	teleport := make([]float64, len(files))
+	nFocus := 0
+	for _, f := range files {
+		if focus[f.rel] {
+			nFocus++
+		}
 	}
+	for i, f := range files {
+		teleport[i] = 1 / n
+		if nFocus > 0 {
+			teleport[i] *= 1 - focusShare
+			if focus[f.rel] {
+				teleport[i] += focusShare / float64(nFocus)
+			}
+		}
+	}
+	rank := slices.Clone(teleport)
 	const damping = 0.85
 	for range 20 {
 		nr := make([]float64, len(files))
 		dangling := 0.0
 		for a, es := range out {
-			if outW[a] == 0 {
+			if otherW[a] == 0 {
 				dangling += rank[a]
 				continue
 			}
 			for _, e := range es {
-				nr[e.to] += damping * rank[a] * e.w / outW[a]
+				if e.to != int32(a) {
+					nr[e.to] += damping * rank[a] * e.w / otherW[a]
+				}
 			}
 		}
 		for i := range nr {
-			nr[i] += (1-damping)/n + damping*dangling/n
+			nr[i] += (1-damping)*teleport[i] + damping*dangling*teleport[i]
 		}
 		rank = nr
 	}
@@ -225,8 +283,12 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 		name string
 	}
 	score := make(map[key]float64)
+	fanIn := make(map[key]int) // other files using the name
 	for a, es := range out {
 		for _, e := range es {
+			if e.to != int32(a) {
+				fanIn[key{e.to, e.name}]++
+			}
 			// A small family of files (a few scripts beside a Go module) passes
 			// all its rank through few edges; weigh it by its share of files.
 			score[key{e.to, e.name}] += rank[a] * e.w / outW[a] * share[files[a].lang.family()]
@@ -234,9 +296,23 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 	}
 	var ranked []Ranked
 	for i, f := range files {
+		// A definition in a test, fixture or vendored file is seldom what
+		// a reader of the map is after.
+		mul := 1.0
+		if isSecondary(f.rel) {
+			mul = 0.1
+		}
 		for _, s := range f.syms {
-			if sc := score[key{int32(i), s.Name}]; sc > 0 {
-				ranked = append(ranked, Ranked{Symbol: s.symbol(f.rel), Score: sc})
+			k := key{int32(i), s.Name}
+			if sc := score[k]; sc > 0 && fanIn[k] > 0 {
+				// PageRank's share, times how widely the name is used: a
+				// type every test and package uses beats a helper that one
+				// busy file calls.
+				sc *= math.Log2(1 + float64(fanIn[k]))
+				if f.lang.Name == "go" && !isExported(s.Name) {
+					sc *= 0.5 // Go's unexported names are the package's own
+				}
+				ranked = append(ranked, Ranked{Symbol: s.symbol(f.rel), Score: sc * mul})
 			}
 		}
 	}
@@ -246,8 +322,82 @@ func (ix *Index) rankAll(ctx context.Context) ([]Ranked, error) {
 		}
 		return ranked[i].Path < ranked[j].Path
 	})
-	rc.gen, rc.ranked = gen, ranked
+	rc.files = make(map[string]float64, len(files))
+	for i, f := range files {
+		rc.files[f.rel] = rank[i]
+	}
+	rc.gen, rc.focus, rc.ranked = gen, focusKey, ranked
 	return ranked, nil
+}
+
+func isExported(name string) bool {
+	return name != "" && name[0] >= 'A' && name[0] <= 'Z'
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nameWeight is how much a use of name tells about the file defining it:
+// less for a name defined in many files, a very short one, a private one
+// (_name) or a method name every language's library has (new, map, to_s,
+// Ok, None, default, Get, String…).
+func nameWeight(name string, definers int) float64 {
+	w := 1.0
+	if definers > 5 {
+		w *= 0.1
+	}
+	switch {
+	case len(name) <= 2:
+		w *= 0.1
+	case len(name) == 3:
+		w *= 0.3
+	}
+	if strings.HasPrefix(name, "_") {
+		w *= 0.1
+	}
+	if commonNames[strings.ToLower(name)] {
+		w *= 0.1
+	}
+	return w
+}
+
+// commonNames are method and constructor names found throughout standard
+// libraries, compared in lower case.
+var commonNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`new init default ok none some err error string to_s to_str tostring
+		inspect hash hashcode equals eq cmp len size count get set put add pop push append insert remove
+		delete clear reset update map each filter reduce collect select find any all include extend
+		require class module call apply run start stop close open read write flush lock unlock wait
+		next value values keys key items item copy clone dup from into as_ref as_str fmt format parse
+		load dump encode decode send name type id data self this main setup teardown test value_of
+		writestring readfrom writeto less swap compare serialize deserialize display debug drop`) {
+		m[n] = true
+	}
+	return m
+}()
+
+// isSecondary reports whether rel is a test, fixture, example or vendored
+// file, whose definitions rank below the code's own.
+func isSecondary(rel string) bool {
+	base := path.Base(rel)
+	if strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") || strings.Contains(base, "_test.") ||
+		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") || strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "_spec") {
+		return true
+	}
+	for _, dir := range strings.Split(path.Dir(rel), "/") {
+		switch dir {
+		case "test", "tests", "testdata", "spec", "specs", "fixtures", "fixture", "__tests__", "vendor", "node_modules", "third_party", "examples", "example", "testing", "mocks", "mock":
+			return true
+		}
+	}
+	return false
 }
 
 func isTestData(rel string) bool {
@@ -267,6 +417,34 @@ const (
 	useMember          // Go: x.name where x is not an imported package
 	usePackage         // Go: pkg.name, pkg a package of the workspace's module
 )
+
+// goImportPath returns the import path of the workspace root: its module's
+// path joined with where the root lies in the module (the nearest go.mod at
+// or above it; "std" is Go's own source, whose import paths have no module
+// prefix). ok is false outside a module.
+func goImportPath(root string) (string, bool) {
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if mod := goModulePath(filepath.Join(dir, "go.mod")); mod != "" {
+			rel, err := filepath.Rel(dir, root)
+			if err != nil {
+				return "", false
+			}
+			rel = filepath.ToSlash(rel)
+			switch {
+			case mod == "std" && rel == ".":
+				return "", true
+			case mod == "std":
+				return rel, true
+			case rel == ".":
+				return mod, true
+			}
+			return mod + "/" + rel, true
+		}
+		if filepath.Dir(dir) == dir {
+			return "", false
+		}
+	}
+}
 
 // goModulePath returns the module path of a go.mod file, or "".
 func goModulePath(gomod string) string {
@@ -395,8 +573,14 @@ func (ix *Index) source(f *fileEntry) []byte {
 // lines: files in order of their best symbol, each followed by its
 // symbols with line numbers and signatures.
 func (ix *Index) Map(ctx context.Context, path string, lines int) (string, error) {
+	return ix.MapFocus(ctx, path, lines, nil)
+}
+
+// MapFocus is Map with the ranking personalised toward the focus files
+// (rel paths: what the session read or edited; open buffers always count).
+func (ix *Index) MapFocus(ctx context.Context, path string, lines int, focus []string) (string, error) {
 	ix.followDeny()
-	ranked, err := ix.Ranked(ctx, path)
+	ranked, err := ix.rankedFor(ctx, path, focus)
 	if err != nil {
 		return "", err
 	}

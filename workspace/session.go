@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -283,6 +284,18 @@ func (t *ReadTracker) CheckFresh(cur *File) error {
 		why = "buffer edited"
 	}
 	return fmt.Errorf("%s changed since you read it (%s); read it again before editing", cur.Rel, why)
+}
+
+// Paths lists the files read (or written) so far, absolute, sorted.
+func (t *ReadTracker) Paths() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]string, 0, len(t.reads))
+	for p := range t.reads {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Forget drops what is known about abs (after a delete or a rename).
