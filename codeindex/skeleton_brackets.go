@@ -117,7 +117,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				pendingNew = true
 			}
 			if f&kwFunc != 0 {
-				if sx.assignFuncs && (prev == '=' || prevWord == "async" && prev2 == '=') {
+				if sx.assignFuncs && (prev == '=' || prev == ':' && sx.pairFuncs || prevWord == "async" && (prev2 == '=' || prev2 == ':' && sx.pairFuncs)) {
 					defs = true
 				}
 				pendingFunc = f&kwDef == 0

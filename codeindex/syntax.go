@@ -55,8 +55,9 @@ type syntax struct {
 	// methods: `name(...) {` defines a method wherever it stands (object
 	// literals of JavaScript).
 	methods bool
-	// assignFuncs: `= function` and `= (...) =>` define the name assigned.
-	assignFuncs bool
+	// assignFuncs: `= function` and `= (...) =>` define the name assigned;
+	// pairFuncs: so does `name: function` in an object literal.
+	assignFuncs, pairFuncs bool
 
 	// goImports, when set, reads the imports of a file by the name they
 	// are used with.
@@ -144,7 +145,7 @@ var (
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
 	csharpSyntax = withC(syntax{family: "csharp", triple: true, verbatim: true, body: bodyBrackets, identBrace: true,
 		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}})
-	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, methods: true, assignFuncs: true,
+	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, methods: true, assignFuncs: true, pairFuncs: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
 	tsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, body: bodyBrackets, methods: true, assignFuncs: true,
 		containers: []string{"namespace", "module", "declare", "global"}, anyContainer: []string{"class", "interface", "enum", "type"},

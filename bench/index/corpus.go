@@ -29,7 +29,8 @@ type corpusLang struct {
 }
 
 // Entries named AnonymousFunction… or __anon… (ctags' names for what has
-// none) are left out. The kinds left out of the recall are not functions,
+// none) are left out, and so are JavaScript and TypeScript "class" entries
+// on a line without the word class (ctags' kind for `x = {...}`). The kinds left out of the recall are not functions,
 // methods or types:
 // prototypes and extern declarations (declarations, not definitions;
 // ctags lists them from headers), members, fields, properties, variables,
@@ -248,6 +249,9 @@ func recall(ix *codeindex.Index, dir, tags string, l corpusLang) (found, want, s
 		if strings.HasPrefix(name, "AnonymousFunction") || strings.HasPrefix(name, "__anon") {
 			continue // ctags' placeholder for a function without a name
 		}
+		if (l.name == "javascript" || l.name == "typescript") && fields[3] == "class" && !lineHas(fields[1], fields[2], "class") {
+			continue // ctags calls an object literal assigned to a name a class
+		}
 		if l.name == "lua" { // ctags names M.f and M:f by their path; the index f in M
 			name = name[strings.LastIndexAny(name, ".:")+1:]
 		}
@@ -287,4 +291,19 @@ func largest(dir string, exts []string) (string, string) {
 		return nil
 	})
 	return best, bestText
+}
+
+var lineCache = map[string][]string{}
+
+// lineHas reports whether line n (1-based, as ctags writes "12;\"") of
+// file holds word.
+func lineHas(file, n, word string) bool {
+	lines, ok := lineCache[file]
+	if !ok {
+		b, _ := os.ReadFile(file)
+		lines = strings.Split(string(b), "\n")
+		lineCache[file] = lines
+	}
+	i, _ := strconv.Atoi(strings.TrimSuffix(n, `;"`))
+	return i >= 1 && i <= len(lines) && strings.Contains(lines[i-1], word)
 }

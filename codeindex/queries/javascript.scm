@@ -3,12 +3,15 @@
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
 (class_declaration name: (identifier) @name) @definition.class
-; Class expressions: named (`x = class Foo {}` defines Foo), or assigned to
-; a member (`X.Template = class extends Y {}`, `module.exports = class {}`).
+; Class expressions: named (`x = class Foo {}` defines Foo), and assigned
+; to a member (`X.Template = class extends Y {}` defines Template,
+; `module.exports = class {}` exports).
 (class name: (identifier) @name) @definition.class
 (assignment_expression
   left: (member_expression property: (property_identifier) @name)
-  right: (class !name)) @definition.class
+  right: (class)) @definition.class
+; Object literal members that are functions: {name: function () {}}.
+(pair key: (property_identifier) @name value: (function_expression)) @definition.method
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 (field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field
 
