@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agentls/agentls/registry"
 )
 
@@ -124,17 +126,11 @@ func (s *Server) ask(ctx context.Context, f *Folder, key, question string) (bool
 	}
 	actx, cancel := context.WithTimeout(ctx, s.opts.AskTimeout)
 	defer cancel()
-	var answer *struct {
-		Title string `json:"title"`
-	}
-	err := s.conn.Call(actx, "window/showMessageRequest", map[string]any{
-		"type":    3,
-		"message": question,
-		"actions": []any{
-			map[string]string{"title": answerAllow},
-			map[string]string{"title": answerAllowSession},
-			map[string]string{"title": answerDeny},
-		},
+	var answer *protocol.MessageActionItem
+	err := s.conn.Call(actx, "window/showMessageRequest", protocol.ShowMessageRequestParams{
+		Type:    protocol.MessageTypeInfo,
+		Message: question,
+		Actions: []protocol.MessageActionItem{{Title: answerAllow}, {Title: answerAllowSession}, {Title: answerDeny}},
 	}, &answer)
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -13,6 +13,10 @@ import (
 // it begins at once; without one, when the client supports it, the server
 // creates a token after ProgressDelay and begins then. Reports before the
 // begin keep only the latest message, which the begin carries.
+//
+// The messages are built here, not with go.lsp.dev/protocol's
+// WorkDoneProgress types: those drop a percentage of 0 (omitempty), and the
+// client's token must go back exactly as the client sent it.
 type progress struct {
 	s     *Server
 	title string
