@@ -91,7 +91,7 @@ func (ix *Index) rankAll(ctx context.Context, focusList []string) ([]Ranked, err
 		fileIdx[f] = int32(i)
 	}
 	for i, f := range files {
-		if isTestData(f.rel) {
+		if f.lang.syn.testData && isTestData(f.rel) {
 			continue // fixtures define names they do not own (func nil, type int)
 		}
 		for _, s := range f.syms {
@@ -126,10 +126,11 @@ func (ix *Index) rankAll(ctx context.Context, focusList []string) ([]Ranked, err
 					continue
 				}
 				m := make(map[use]int)
-				isGo := files[i].lang.Name == "go"
+				// Go: a selector's qualifier may name an imported package.
+				isGo := files[i].lang.syn.imports != nil
 				var imports map[string]string
 				if isGo {
-					imports = goImports(src)
+					imports = files[i].lang.syn.imports(src)
 				}
 				scanIdents(files[i].lang, src, func(id, qual []byte, selector bool) {
 					_, top := definers[string(id)]
@@ -191,7 +192,7 @@ func (ix *Index) rankAll(ctx context.Context, focusList []string) ([]Ranked, err
 	outW := make([]float64, len(files))   // all edges
 	otherW := make([]float64, len(files)) // edges to other files
 	for a, m := range uses {
-		isGo := files[a].lang.Name == "go"
+		isGo := files[a].lang.syn.imports != nil // unqualified names are the package's
 		dirA := path.Dir(files[a].rel)
 		for u, c := range m {
 			var d []int32
@@ -508,15 +509,7 @@ func goImports(src []byte) map[string]string {
 const maxDefiners = 8
 
 // family groups languages whose files use each other's definitions.
-func (l *Language) family() string {
-	switch l.Name {
-	case "javascript", "typescript", "tsx":
-		return "js"
-	case "c", "cpp":
-		return "c"
-	}
-	return l.Name
-}
+func (l *Language) family() string { return l.syn.family }
 
 // scanIdents calls fn with every identifier of src outside comments and
 // literals (read by the language's lexer, see lexer.go; a preprocessor

@@ -252,6 +252,9 @@ func recall(ix *codeindex.Index, dir, tags string, l corpusLang) (found, want, s
 		if (l.name == "javascript" || l.name == "typescript") && fields[3] == "class" && !lineHas(fields[1], fields[2], "class") {
 			continue // ctags calls an object literal assigned to a name a class
 		}
+		if l.name == "lua" && strings.Contains(name, "[") {
+			continue // M[k] = function, ["x.y"] = function: computed keys, no name
+		}
 		if l.name == "lua" { // ctags names M.f and M:f by their path; the index f in M
 			name = name[strings.LastIndexAny(name, ".:")+1:]
 		}
