@@ -266,6 +266,12 @@ func TestCallSettings(t *testing.T) {
 			t.Errorf("--settings %s = %s, want an error", bad, got)
 		}
 	}
+	cmd := agentlsCmd(t, "mcp", "--attach", "--settings", "{}")
+	var mcpErr bytes.Buffer
+	cmd.Stderr = &mcpErr
+	if err := cmd.Run(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exitUsage || !strings.Contains(mcpErr.String(), "--settings applies to standalone calls") {
+		t.Errorf("mcp --attach --settings without --fallback: %v, %q", err, mcpErr.String())
+	}
 	if _, errOut, code := runCLI(t, "", "call", "--settings", "[]", "read_file"); code != exitUsage || !strings.Contains(errOut, "--settings: the settings must be a JSON object") {
 		t.Errorf("bad --settings: exit %d, %q", code, errOut)
 	}

@@ -71,6 +71,9 @@ func runMCPEnv(e *env, args []string) int {
 	if err != nil {
 		return usageError(e, "mcp", mcpSynopsis, "--dir %s: %v", *dir, err)
 	}
+	if *attach && !*fallback && *settingsArg != "" {
+		return usageError(e, "mcp", mcpSynopsis, "--settings applies to standalone calls; with --attach the editor's settings hold (add --fallback to use it when no editor runs)")
+	}
 	if *attach {
 		return serveAttached(e, abs, *fallback, *settingsArg)
 	}
