@@ -27,10 +27,21 @@
 // (documentSymbol), Map and Ranked (PageRank over references between
 // files), Definitions (every definition, for `agentls index`).
 //
-// Cost model: the cold build parses Go with what holds no definition left
-// out (function bodies, composite literals, comments, imports, parameter
-// lists, constant values: a skeleton, a ninth of the bytes, parsed as
-// one compact text and mapped back) and runs only the definitions query,
+// What the index knows of each language apart from its grammar and queries
+// (comments, literals, how bodies are delimited, containers, imports,
+// family) is its syntax record (syntax.go); one lexer (lexer.go) reads
+// every language by it, for the skeletons, the identifier scan and the
+// doc-comment lookup. The unexported fields of go-tree-sitter that the
+// index reads are read in binding.go alone.
+//
+// Cost model: the cold build parses each file with what holds no
+// definition left out, a skeleton parsed as one compact text and mapped
+// back: Go's (goSkeleton: function bodies, composite literals, comments,
+// imports, parameter lists, constant values, a ninth of the bytes), the
+// brace languages' (bracketSkeleton), Python's (pythonSkeleton, by
+// indentation) and Lua's (luaSkeleton, by end); TestSkeletonCorpora checks
+// that it finds exactly what a full parse finds. Ruby is parsed whole. The
+// build runs only the definitions query,
 // parse and query in one cgo call per file, one parser per worker. A
 // start with the cache (cache.go) installs it in one piece while the walk
 // lists the files and the workers lstat them; only files whose size or
