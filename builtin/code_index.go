@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -141,6 +142,12 @@ func (codeIndex) Execute(ctx context.Context, args json.RawMessage) (string, err
 		if len(refs) == 0 {
 			return emptyAnswer(ix, rel, fmt.Sprintf("no references to %q", a.Query)), nil
 		}
+		// References are found by name, not by type: say so once.
+		how := "found by name: uses of other symbols with this name may be among them"
+		if strings.ContainsAny(strings.Trim(a.Query, ".:#"), ".:#") {
+			how = "found by name; uses through another receiver are left out where the text shows it, those through the named one come first"
+		}
+		fmt.Fprintf(&b, "(%s)\n", how)
 		for _, r := range refs {
 			fmt.Fprintf(&b, "%s:%d: %s %s\n", r.Path, r.Range.Start.Line+1, r.Kind, r.Line)
 		}
@@ -149,7 +156,13 @@ func (codeIndex) Execute(ctx context.Context, args json.RawMessage) (string, err
 		}
 	case "outline":
 		if rel == "" {
-			return "", fmt.Errorf("outline needs a path (a file)")
+			return "", fmt.Errorf("outline needs a path (a file); for a directory use action map")
+		}
+		abs, _, _ := s.WS.Resolve(a.Path)
+		if st, err := os.Stat(abs); err != nil {
+			return "", fmt.Errorf("%s does not exist; find files with glob or ls", rel)
+		} else if st.IsDir() {
+			return "", fmt.Errorf("%s is a directory: outline takes a file; for a directory's main symbols use action map with this path", rel)
 		}
 		syms, ok := ix.Outline(rel)
 		if !ok {

@@ -84,3 +84,92 @@ func TestCodeIndex(t *testing.T) {
 		}
 	}
 }
+
+const codeIndexRankArchive = `
+-- src/searcher.rs --
+pub struct Searcher {}
+
+impl Searcher {
+    pub fn search_path(&self) {}
+}
+
+pub struct SearchWorker {
+    searcher: Searcher,
+}
+
+impl SearchWorker {
+    pub fn search_path(&self) {
+        self.searcher.search_path();
+    }
+}
+
+impl Default for SearchWorker {
+    fn default() -> Self { SearchWorker { searcher: Searcher {} } }
+}
+
+fn search_path() {}
+
+fn run(w: SearchWorker, s: Searcher) {
+    w.search_path();
+    s.search_path();
+    SearchWorker::search_path(&w);
+    Searcher::search_path(&s);
+    search_path();
+}
+-- test/base_test.rb --
+class Base
+end
+-- lib/active_record/base.rb --
+module ActiveRecord
+  class Base
+  end
+  module Associations
+    module ClassMethods
+      def has_many(name)
+      end
+    end
+  end
+end
+`
+
+func TestCodeIndexRanking(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	ctx, _ := newTestSession(t, codeIndexRankArchive)
+	// definition: the code's own Base before the test's stub.
+	out := mustExec(t, ctx, "code_index", `{"action":"definition","query":"Base"}`)
+	if !strings.HasPrefix(out, "lib/active_record/base.rb:") {
+		t.Errorf("definition Base:\n%s", out)
+	}
+	// Nested qualifiers resolve.
+	for _, q := range []string{"Associations::ClassMethods.has_many", "ActiveRecord::Associations::ClassMethods#has_many", "ClassMethods.has_many"} {
+		out := mustExec(t, ctx, "code_index", map[string]any{"action": "definition", "query": q})
+		if !strings.HasPrefix(out, "lib/active_record/base.rb:6:") {
+			t.Errorf("definition %s:\n%s", q, out)
+		}
+	}
+	// references with a qualifier: through that receiver first, other
+	// types' and the free function's uses left out; said to be by name.
+	out = mustExec(t, ctx, "code_index", `{"action":"references","query":"Searcher.search_path"}`)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], "(found by name") {
+		t.Errorf("no note on how references are found:\n%s", out)
+	}
+	for _, bad := range []string{"SearchWorker::search_path", "    search_path();", "call search_path()"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("references keep %q:\n%s", bad, out)
+		}
+	}
+	if len(lines) < 3 || !strings.Contains(lines[1], "searcher.search_path()") && !strings.Contains(lines[1], "Searcher::search_path") {
+		t.Errorf("uses through Searcher do not come first:\n%s", out)
+	}
+	// outline: methods under their type, impl blocks included.
+	out = mustExec(t, ctx, "code_index", `{"action":"outline","path":"src/searcher.rs"}`)
+	for _, want := range []string{"\n    4 method search_path\n", "\n    12-14 method search_path\n", "\n    18 method default\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("outline lacks %q:\n%s", want, out)
+		}
+	}
+	wantErr(t, ctx, "code_index", `{"action":"outline","path":"src"}`, "src is a directory", "map")
+	wantErr(t, ctx, "code_index", `{"action":"outline","path":"src/missing.rs"}`, "src/missing.rs does not exist")
+}

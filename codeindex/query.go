@@ -311,14 +311,14 @@ func inPath(rel, prefix string) bool {
 func (ix *Index) Definition(name, from string) []Symbol {
 	ix.followDeny()
 	container := ""
-	if i := strings.LastIndexAny(name, ".:"); i > 0 && i < len(name)-1 {
-		container, name = strings.TrimRight(name[:i], ".:"), name[i+1:]
+	if i := strings.LastIndexAny(name, ".:#"); i > 0 && i < len(name)-1 {
+		container, name = qualifier(strings.TrimRight(name[:i], ".:#")), name[i+1:]
 	}
 	ix.mu.RLock()
 	var out []Symbol
 	collect := func(ne *nameEntry) {
 		for _, r := range ne.syms {
-			if d := r.def(); container == "" || d.Container == container || strings.HasSuffix(d.Container, "."+container) {
+			if d := r.def(); container == "" || containerMatches(qualifier(d.Container), container) {
 				out = append(out, d.symbol(r.f.rel))
 			}
 		}
@@ -336,8 +336,36 @@ func (ix *Index) Definition(name, from string) []Symbol {
 	}
 	ix.mu.RUnlock()
 	sortNear(out, from, func(s *Symbol) (string, Pos) { return s.Path, s.NameRange.Start })
+	// The code's own definitions before those of tests, fixtures and
+	// vendored code (a test stub of Base is seldom the Base asked for).
+	slices.SortStableFunc(out, func(a, b Symbol) int { return cmpBool(isSecondary(a.Path), isSecondary(b.Path)) })
 	ix.fill(out)
 	return out
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// qualifier writes a container path with "." between its parts, whatever
+// the language wrote (A::B, a.b, A#b).
+func qualifier(q string) string {
+	q = strings.ReplaceAll(q, "::", ".")
+	return strings.ReplaceAll(q, "#", ".")
+}
+
+// containerMatches reports whether a definition's container (dotted) fits
+// the one asked for: equal, or one ends with the other at a part boundary
+// (ClassMethods asked, Associations.ClassMethods indexed; a.b.C asked, C
+// indexed).
+func containerMatches(have, want string) bool {
+	return have == want || strings.HasSuffix(have, "."+want) || strings.HasSuffix(want, "."+have) && have != ""
 }
 
 // sortNear orders items: those in file from first, then its directory, then
@@ -418,7 +446,42 @@ func Nest(syms []Symbol) []*Node {
 		}
 		stack = append(stack, n)
 	}
-	return roots
+	return nestMembers(roots)
+}
+
+// nestMembers puts top-level methods under their type: Go methods with a
+// receiver, Rust methods of an impl block, anything whose container is a
+// type the file defines. Methods of a type defined elsewhere are grouped
+// under one node named after it.
+func nestMembers(roots []*Node) []*Node {
+	types := map[string]*Node{}
+	for _, n := range roots {
+		if n.Kind != KindMethod && n.Kind != KindFunction && n.Kind != KindVariable && n.Kind != KindConstant && types[n.Name] == nil {
+			types[n.Name] = n
+		}
+	}
+	var out []*Node
+	for _, n := range roots {
+		c := qualifier(n.Container)
+		if i := strings.LastIndexByte(c, '.'); i >= 0 {
+			c = c[i+1:]
+		}
+		if n.Kind != KindMethod || c == "" || types[c] == n {
+			out = append(out, n)
+			continue
+		}
+		t := types[c]
+		if t == nil {
+			t = &Node{Symbol: Symbol{Name: c, Kind: KindType, Path: n.Path, Range: n.Range, NameRange: n.NameRange}}
+			types[c] = t
+			out = append(out, t)
+		}
+		t.Children = append(t.Children, n)
+		if posLess(t.Range.End, n.Range.End) && t.Range.Start == t.Children[0].Range.Start {
+			t.Range.End = n.Range.End // a group spans its methods
+		}
+	}
+	return out
 }
 
 func contains(outer, inner Range) bool {
@@ -450,7 +513,7 @@ func (ix *Index) Definitions() []Symbol {
 
 // RefQuery selects references.
 type RefQuery struct {
-	Name  string // a name, or Container.name (the container is ignored)
+	Name  string // a name, or Container.name (uses through another receiver are left out)
 	Path  string // a file or directory prefix; "" for all
 	From  string // the asking file: its references come first, then its directory's
 	Limit int    // 0: 100
@@ -461,9 +524,12 @@ type RefQuery struct {
 // asking file and its directory first, until Limit references are found.
 func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
 	ix.followDeny()
-	name := q.Name
-	if i := strings.LastIndexAny(name, ".:"); i >= 0 && i < len(name)-1 {
-		name = name[i+1:]
+	name, container := q.Name, ""
+	if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i < len(name)-1 {
+		container, name = qualifier(strings.TrimRight(name[:i], ".:#")), name[i+1:]
+		if j := strings.LastIndexByte(container, '.'); j >= 0 {
+			container = container[j+1:] // the innermost part is what a receiver names
+		}
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -519,8 +585,8 @@ func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
 						continue
 					}
 					c := part[k]
-					if refs, ok := ix.bufferRefs(c.rel, name); ok {
-						results[k] = refs
+					if refs, src, ok := ix.bufferRefs(c.rel, name); ok {
+						results[k] = byReceiver(refs, src, c.lang, container)
 						continue
 					}
 					src, err := ix.readDisk(c.rel)
@@ -535,7 +601,7 @@ func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
 						continue
 					}
 					defs := x.definitions(c.lang, tree, src, c.rel)
-					results[k] = x.references(c.lang, rootOf(tree), src, c.rel, name, defs)
+					results[k] = byReceiver(x.references(c.lang, rootOf(tree), src, c.rel, name, defs), src, c.lang, container)
 					tree.Close()
 				}
 			}()
@@ -545,25 +611,108 @@ func (ix *Index) References(ctx context.Context, q RefQuery) ([]Ref, error) {
 			out = append(out, r...)
 		}
 	}
+	if container != "" {
+		// Uses through the named receiver first, then the asking file's.
+		slices.SortStableFunc(out, func(a, b Ref) int {
+			return cmpBool(!a.receiverMatch, !b.receiverMatch)*2 + cmpBool(a.Path != from, b.Path != from)
+		})
+	}
 	if len(out) > limit {
 		out = out[:limit]
 	}
 	return out, ctx.Err()
 }
 
+// byReceiver keeps, of the uses of a member of container, those whose
+// receiver or qualifier can be it, as far as the text tells: x.name where
+// x is the container (any case, underscores aside: Searcher, searcher) is
+// kept and marked; Other::name or Other.name with another capitalised
+// name is left out; a bare name(…) is left out in languages where a method
+// needs a receiver (Go, Rust, Python, JavaScript, TypeScript); anything
+// else (self.name, worker.name) is kept, since it cannot be told.
+func byReceiver(refs []Ref, src []byte, lang *Language, container string) []Ref {
+	if container == "" || len(refs) == 0 {
+		return refs
+	}
+	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	want := norm(container)
+	lineStarts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			lineStarts = append(lineStarts, i+1)
+		}
+	}
+	out := refs[:0]
+	for _, r := range refs {
+		ln := int(r.Range.Start.Line)
+		if ln >= len(lineStarts) {
+			out = append(out, r)
+			continue
+		}
+		at := min(lineStarts[ln]+int(r.Range.Start.Col), len(src))
+		before := src[lineStarts[ln]:at]
+		recv, sel := receiverBefore(before)
+		switch {
+		case sel && recv != "" && norm(recv) == want:
+			r.receiverMatch = true
+			out = append(out, r)
+		case sel && recv != "" && recv[0] >= 'A' && recv[0] <= 'Z':
+			// another type's member
+		case !sel && needsReceiver(lang):
+			// a free function of the same name
+		default:
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// receiverBefore reads the text before a name: whether a selector (., ->,
+// ::, :) comes right before it, and the identifier before that selector.
+func receiverBefore(b []byte) (recv string, selector bool) {
+	i := len(b)
+	switch {
+	case i >= 2 && (string(b[i-2:]) == "::" || string(b[i-2:]) == "->"):
+		i -= 2
+	case i >= 1 && (b[i-1] == '.' || b[i-1] == ':'):
+		i--
+	default:
+		return "", false
+	}
+	if i > 0 && b[i-1] == ')' { // new(Searcher).name, (x).name: no name to read
+		return "", true
+	}
+	j := i
+	for j > 0 && (isIdentByte(b[j-1])) {
+		j--
+	}
+	return string(b[j:i]), true
+}
+
+func needsReceiver(l *Language) bool {
+	if l == nil {
+		return false
+	}
+	switch l.Name {
+	case "go", "rust", "python", "javascript", "typescript", "tsx":
+		return true
+	}
+	return false
+}
+
 // bufferRefs runs the references query on the tree of an open buffer.
-func (ix *Index) bufferRefs(rel, name string) ([]Ref, bool) {
+func (ix *Index) bufferRefs(rel, name string) ([]Ref, []byte, bool) {
 	ix.bufMu.Lock()
 	defer ix.bufMu.Unlock()
 	b := ix.buffers[rel]
 	if b == nil {
-		return nil, false
+		return nil, nil, false
 	}
 	if !containsWord(b.src, []byte(name)) {
-		return nil, true
+		return nil, nil, true
 	}
 	defs := symbols(ix.bufx.treeDefs(b.lang, b.tree.root(), b.src), rel)
-	return ix.bufx.references(b.lang, b.tree.root(), b.src, rel, name, defs), true
+	return ix.bufx.references(b.lang, b.tree.root(), b.src, rel, name, defs), b.src, true
 }
 
 // containsWord reports whether w occurs in src as a whole identifier.

@@ -144,6 +144,8 @@ type Ref struct {
 	Path  string
 	Range Range  // of the name
 	Line  string // the source line, trimmed
+
+	receiverMatch bool // a use through the receiver a qualified query named
 }
 
 // Offset returns the byte offset of p in text (lines end with '\n'), or -1
