@@ -44,7 +44,12 @@ type Options struct {
 	AskTimeout       time.Duration // an approval prompt (60s)
 	ProgressDelay    time.Duration // a call without a token gets server-created progress after (1s)
 	ShutdownWait     time.Duration // shutdown waits this long for running requests, then cancels them (5s)
-	ParentCheck      time.Duration // how often to check that initialize's processId still runs (5s)
+	// Stopping, when set, is called at once on shutdown, on exit, and when
+	// the input ends or Run's context is cancelled (a signal), before
+	// anything waits for running requests: the binary kills every tool
+	// process group there, since a client kills a server soon after exit.
+	Stopping    func()
+	ParentCheck time.Duration // how often to check that initialize's processId still runs (5s)
 
 	// Extension points for the code index and navigation (see Extension).
 	Extensions []Extension
@@ -208,6 +213,7 @@ func (s *Server) Run(ctx context.Context, r io.Reader, w io.Writer, c io.Closer)
 	case <-s.ctx.Done():
 		s.log.Info("stopped", "reason", context.Cause(s.ctx))
 	}
+	s.stopping()
 	s.cancel()
 	s.conn.Close()
 	// Every request's context is cancelled; tools return promptly on it.
@@ -266,6 +272,7 @@ func (s *Server) notification(m *wire.Message) {
 		s.mu.Lock()
 		s.exited = true
 		s.mu.Unlock()
+		s.stopping()
 		s.conn.Close()
 		return
 	}
@@ -335,7 +342,10 @@ func (s *Server) request(m *wire.Message) {
 		s.mu.Lock()
 		s.state = stateShutdown
 		s.mu.Unlock()
-		s.goOwned(func() { s.conn.Reply(m.ID, nil, s.shutdown()) })
+		s.goOwned(func() {
+			s.stopping()
+			s.conn.Reply(m.ID, nil, s.shutdown())
+		})
 		return
 	}
 	h, ok := s.methods[m.Method]
@@ -412,6 +422,13 @@ func (s *Server) goOwned(fn func()) {
 		}()
 		fn()
 	}()
+}
+
+// stopping runs Options.Stopping.
+func (s *Server) stopping() {
+	if s.opts.Stopping != nil {
+		s.opts.Stopping()
+	}
 }
 
 // shutdown waits for running requests (bounded), cancels what is left and

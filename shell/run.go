@@ -204,6 +204,28 @@ func KillAll() {
 	wg.Wait()
 }
 
+// KillAllNow ends every command started by this package at once, with
+// SIGKILL to each process group (no grace period: a client gives a server
+// well under a second after exit before it kills it, and a process left
+// then outlives both), and returns when the groups are gone (bounded). The
+// server calls it on shutdown, exit, a signal and the end of its input.
+func KillAllNow() {
+	live.Lock()
+	ps := make([]*process, 0, len(live.m))
+	for p := range live.m {
+		ps = append(ps, p)
+	}
+	live.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		wg.Go(func() {
+			syscall.Kill(-p.pgid, syscall.SIGKILL)
+			p.waitGone(10 * time.Second)
+		})
+	}
+	wg.Wait()
+}
+
 // startProcess starts spec's script in a new process group with stdin from
 // /dev/null and stdout and stderr into one pipe whose content goes to sink.
 func startProcess(spec Spec, sink func([]byte)) (*process, error) {

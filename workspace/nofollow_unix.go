@@ -2,7 +2,10 @@
 
 package workspace
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // oNoFollow makes open fail on a symlink in the last component.
 const oNoFollow = syscall.O_NOFOLLOW
@@ -10,3 +13,15 @@ const oNoFollow = syscall.O_NOFOLLOW
 // oNonBlock makes open return at once on a FIFO with no writer (and on a
 // device that would wait); Read refuses such a file after fstat.
 const oNonBlock = syscall.O_NONBLOCK
+
+// processAlive reports whether a process with pid exists.
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
+
+// ownedByUs reports whether p (not followed) belongs to this user.
+func ownedByUs(p string) bool {
+	var st syscall.Stat_t
+	return syscall.Lstat(p, &st) == nil && int(st.Uid) == os.Getuid()
+}

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -54,7 +56,7 @@ func NewSession(ws *Workspace, ed Editor, reads *ReadTracker) (*Session, error) 
 	if ed == nil {
 		ed = DiskEditor{WS: ws}
 	}
-	dir, err := os.MkdirTemp("", "agentls-session-*")
+	dir, err := mkSessionDir()
 	if err != nil {
 		return nil, fmt.Errorf("new session: %w", err)
 	}
@@ -67,7 +69,7 @@ func NewSession(ws *Workspace, ed Editor, reads *ReadTracker) (*Session, error) 
 // session (MCP --attach) must read a file itself before editing it. Its
 // Close removes only its own TempDir; the attachments stay with s.
 func (s *Session) Derive(reads *ReadTracker) (*Session, error) {
-	dir, err := os.MkdirTemp("", "agentls-session-*")
+	dir, err := mkSessionDir()
 	if err != nil {
 		return nil, fmt.Errorf("new session: %w", err)
 	}
@@ -335,5 +337,41 @@ func (w *Workspace) LockPath(abs string) (unlock func()) {
 			}
 			w.locksMu.Unlock()
 		})
+	}
+}
+
+// sessionDirPrefix starts the name of every session's TempDir, which goes
+// on with the pid of the process that owns it: agentls-session-<pid>-*.
+const sessionDirPrefix = "agentls-session-"
+
+func mkSessionDir() (string, error) {
+	return os.MkdirTemp("", sessionDirPrefix+strconv.Itoa(os.Getpid())+"-*")
+}
+
+// CleanStaleSessionDirs removes the session TempDirs (agentls-session-<pid>-*
+// in the temp directory) that belong to this user and whose owning process
+// is gone: a server killed with SIGKILL could not remove its own. A start
+// calls it; a directory of a live process, another user's, or one whose
+// name carries no pid is left alone.
+func CleanStaleSessionDirs() {
+	tmp := os.TempDir()
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), sessionDirPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		p := filepath.Join(tmp, e.Name())
+		if ownedByUs(p) {
+			os.RemoveAll(p)
+		}
 	}
 }

@@ -45,8 +45,9 @@ Setup for common MCP clients:
   gemini: "mcpServers": {"agentls": {"command": "agentls", "args": ["mcp", "--attach", "--fallback"]}}`
 
 func runMCP(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	workspace.CleanStaleSessionDirs()
 	return runMCPEnv(&env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, args)
 }
 

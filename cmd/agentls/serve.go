@@ -61,10 +61,12 @@ func runServe(args []string) int {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP too: editors send it when they quit (Emacs does).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	workspace.CleanStaleSessionDirs()
 
-	code = serveLSP(ctx, logger, os.Stdin, os.Stdout, nopCloser{})
+	code = serveLSPStopping(ctx, logger, os.Stdin, os.Stdout, nopCloser{}, shell.KillAllNow)
 	// Background shells of every session were ended with their sessions;
 	// this catches any process still alive (a foreground command of a
 	// cancelled call, a signal during shutdown).
@@ -76,6 +78,14 @@ func runServe(args []string) int {
 // serveLSP runs one LSP connection with everything the binary adds to the
 // server: the MCP attach socket, plugin MCP servers, navigation.
 func serveLSP(ctx context.Context, logger *slog.Logger, r io.Reader, w io.Writer, c io.Closer) int {
+	return serveLSPStopping(ctx, logger, r, w, c, nil)
+}
+
+// serveLSPStopping is serveLSP with the server's Stopping hook: called at
+// once on shutdown, exit, a signal or the end of the input (the binary
+// passes shell.KillAllNow; tests that run several servers in one process
+// pass nil).
+func serveLSPStopping(ctx context.Context, logger *slog.Logger, r io.Reader, w io.Writer, c io.Closer, stopping func()) int {
 	att := &attachFolders{log: logger, byRoot: map[string]*lsp.Folder{}}
 	plugins := &pluginServers{log: logger, running: map[*lsp.Folder]*runningPlugins{}}
 	srv := lsp.New(lsp.Options{
@@ -83,6 +93,7 @@ func serveLSP(ctx context.Context, logger *slog.Logger, r io.Reader, w io.Writer
 		Version:    versionString(),
 		Extensions: []lsp.Extension{att, plugins, &nav.Extension{}},
 		Settings:   (&editorSettings{}).layer,
+		Stopping:   stopping,
 	})
 	code := srv.Run(ctx, r, w, c)
 	att.close()
