@@ -320,7 +320,7 @@ func (lx *lexer) literal(off int) (end int, ok bool) {
 			return close + (open - off), true
 		}
 	case sx.regex && c == '/' && !lx.operand:
-		return regexEnd(src, off), true
+		return regexEnd(src, off, sx.multiline), true
 	case sx.heredoc && c == '<' && bytes.HasPrefix(src[off:], []byte("<<<")):
 		return heredocEnd(src, off), true
 	}
@@ -417,8 +417,8 @@ func (lx *lexer) balanced(off int) int {
 }
 
 // regexEnd returns the end of the regular expression at off (its flags
-// included); a newline ends a malformed one.
-func regexEnd(src []byte, off int) int {
+// included); a newline ends a malformed one unless ml (Ruby's /x).
+func regexEnd(src []byte, off int, ml bool) int {
 	class := false
 	for i := off + 1; i < len(src); i++ {
 		switch src[i] {
@@ -429,7 +429,9 @@ func regexEnd(src []byte, off int) int {
 		case ']':
 			class = false
 		case '\n':
-			return i
+			if !ml {
+				return i
+			}
 		case '/':
 			if !class {
 				i++

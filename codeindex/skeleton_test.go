@@ -101,7 +101,9 @@ func checkSkeleton(t *testing.T, l *Language, root string) {
 	// A full parse finds a few definitions that are none: statements in
 	// function bodies that the grammar takes for declarations (asio's
 	// `object_pool_access::prev(o) = 0;` a method of C++); the skeleton
-	// leaves the bodies out. Beyond one file in 500 it is the skeleton.
+	// leaves the bodies out. And Ruby's lexical corners (RDoc's Ruby parser,
+	// a file of them) can still mislead the skeleton's reading of Ruby.
+	// Beyond one file in 500 it is the skeleton.
 	if diffs > (files-withErrors)/500 {
 		t.Errorf("%d of %d files differ", diffs, files-withErrors)
 	}

@@ -78,6 +78,7 @@ const (
 	bodyBrackets                 // braces (bracketSkeleton)
 	bodyIndent                   // indentation (pythonSkeleton)
 	bodyEnd                      // keywords closed by `end` (luaSkeleton)
+	bodyRuby                     // Ruby's `end` blocks (rubySkeleton)
 )
 
 const (
@@ -157,7 +158,7 @@ var (
 	phpSyntax = withC(syntax{family: "php", lineComments: []string{"//", "#"}, multiline: true, heredoc: true, hashAttr: true, body: bodyBrackets,
 		containers: []string{"class", "interface", "trait", "enum", "namespace"}, funcs: []string{"function"}, defs: []string{"const"}})
 	pythonSyntax = mk(syntax{family: "python", lineComments: []string{"#"}, quotes: `"'`, triple: true, body: bodyIndent, defs: []string{"def", "class"}})
-	rubySyntax   = mk(syntax{family: "ruby", lineComments: []string{"#"}, quotes: `"'`, multiline: true})
+	rubySyntax   = mk(syntax{family: "ruby", lineComments: []string{"#"}, quotes: `"'`, multiline: true, regex: true, body: bodyRuby})
 	luaSyntax    = mk(syntax{family: "lua", lineComments: []string{"--"}, quotes: `"'`, longBrackets: true, leadingComments: true, body: bodyEnd, reserved: words("and break do else elseif end false for function goto if in local nil not or repeat return then true until while"), funcs: []string{"function"}})
 )
 
@@ -172,6 +173,8 @@ func (sx *syntax) skeleton() func(out *skelOut, src []byte) bool {
 		return luaSkeleton
 	case bodyIndent:
 		return pythonSkeleton
+	case bodyRuby:
+		return rubySkeleton
 	}
 	return nil
 }
