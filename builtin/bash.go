@@ -16,7 +16,7 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-const bashDescription = "Run a shell command (bash -c) in the workspace root; returns exit status and output. Read-only commands run at once, others may need approval. For servers and watchers use run_in_background, then bash_output, wait, kill_shell."
+const bashDescription = "Run a shell command (bash -c) in the workspace root; returns exit status and output. Read-only commands run at once, others may need approval; with nobody to approve they are refused (bash.allow permits them). For servers and watchers use run_in_background, then bash_output, wait, kill_shell."
 
 const bashSchema = `{
 	"type": "object",

@@ -13,12 +13,12 @@ import (
 	"github.com/agentls/agentls/registry"
 )
 
-const codeIndexDescription = "Look up symbols in the workspace's live index (open buffers included) instead of grepping. search: definitions whose names match query; definition: where query (name or Type.name) is defined; references: where it is used; outline: a file's symbols; map: the most referenced symbols of the workspace or path; status. Returns path:line lines for read_file."
+const codeIndexDescription = "Look up symbols in the workspace's live index (open buffers included) instead of grepping. search: definitions whose names match query; definition: where query (name or Type.name) is defined; references: its uses, found by name; outline: a file's symbols; map: the central definitions of the workspace or path, leaning to files you read; status. Returns path:line lines for read_file."
 
 const codeIndexSchema = `{
 	"type": "object",
 	"properties": {
-		"action": {"type": "string", "enum": ["search", "definition", "references", "outline", "map", "status"]},
+		"action": {"type": "string", "enum": ["search", "definition", "references", "outline", "map", "status"], "description": "what to look up"},
 		"query": {"type": "string", "description": "a symbol name, or part of one for search; Type.name for a member"},
 		"path": {"type": "string", "description": "a file or directory to look in; the file for outline"},
 		"kind": {"type": "string", "enum": ["function", "method", "class", "struct", "interface", "type", "enum", "constant", "variable", "field", "module", "macro"], "description": "only symbols of this kind"},

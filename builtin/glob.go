@@ -21,7 +21,7 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-const globDescription = "Find files by name pattern (`**` for any depth, e.g. `src/**/*.ts`, `*.{go,mod}`). Returns paths in path order, recently changed ones first (only when modified more than a second apart). Skips gitignored files unless include_ignored."
+const globDescription = "Find files by name pattern (`**` for any depth, e.g. `src/**/*.ts`, `*.{go,mod}`). Returns paths, recently modified first (path order within a second). Skips gitignored files unless include_ignored."
 
 const globSchema = `{
 	"type": "object",
@@ -30,7 +30,7 @@ const globSchema = `{
 		"path": {"type": "string", "description": "directory to search, relative to the workspace root (default: the root)"},
 		"include_ignored": {"type": "boolean", "description": "also match gitignored files"},
 		"limit": {"type": "integer", "minimum": 1, "description": "paths shown (default 100)"},
-		"offset": {"type": "integer", "minimum": 0, "description": "paths to skip first, as a cut result's last line says (default 0)"}
+		"offset": {"type": "integer", "minimum": 0, "description": "paths to skip, as a cut result says"}
 	},
 	"required": ["pattern"],
 	"additionalProperties": false

@@ -33,7 +33,7 @@ const grepSchema = `{
 		"context": {"type": "integer", "minimum": 0, "maximum": 50, "description": "lines of context before and after each match (content mode)"},
 		"output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "content (default): path:line:text; files_with_matches: paths; count: path:N"},
 		"max_results": {"type": "integer", "minimum": 1, "description": "matches (content) or files shown (default 200)"},
-		"offset": {"type": "integer", "minimum": 0, "description": "matches (content) or files to skip first, as a cut result's last line says (default 0)"},
+		"offset": {"type": "integer", "minimum": 0, "description": "matches (content) or files to skip, as a cut result says"},
 		"include_ignored": {"type": "boolean", "description": "also search files excluded by .gitignore/.ignore"},
 		"hidden": {"type": "boolean", "description": "also search hidden files and directories"}
 	},

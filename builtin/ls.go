@@ -22,7 +22,7 @@ const lsSchema = `{
 		"depth": {"type": "integer", "minimum": 1, "description": "levels to show (default 2)"},
 		"include_ignored": {"type": "boolean", "description": "also list gitignored entries"},
 		"limit": {"type": "integer", "minimum": 1, "description": "lines shown (default 1000)"},
-		"offset": {"type": "integer", "minimum": 0, "description": "lines to skip first, as a cut result's last line says (default 0)"}
+		"offset": {"type": "integer", "minimum": 0, "description": "lines to skip, as a cut result says"}
 	},
 	"additionalProperties": false
 }`

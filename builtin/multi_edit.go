@@ -18,13 +18,14 @@ const multiEditSchema = `{
 		"path": {"type": "string", "description": "file path, relative to the workspace root"},
 		"edits": {
 			"type": "array",
+			"description": "applied in order",
 			"minItems": 1,
 			"items": {
 				"type": "object",
 				"properties": {
-					"old_string": {"type": "string"},
-					"new_string": {"type": "string"},
-					"replace_all": {"type": "boolean"}
+					"old_string": {"type": "string", "description": "text to replace, as edit_file"},
+					"new_string": {"type": "string", "description": "replacement text"},
+					"replace_all": {"type": "boolean", "description": "replace every occurrence (default false)"}
 				},
 				"required": ["old_string", "new_string"],
 				"additionalProperties": false
