@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -49,6 +50,7 @@ type lsNode struct {
 	name     string
 	dir      bool
 	link     string // symlink target
+	hidden   bool   // a symlink to a denied file: its target is not shown
 	children []*lsNode
 	count    int // entries below a directory at the depth limit
 }
@@ -110,6 +112,10 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		n := &lsNode{name: e.Name(), dir: e.IsDir}
 		if e.Mode&fs.ModeSymlink != 0 {
 			n.link, _ = s.WS.Readlink(e.Abs) // beneath the root: a swapped parent cannot lead out
+			if _, _, err := s.WS.Resolve(e.Abs); errors.Is(err, fs.ErrNotExist) {
+				// It leads to a file on the deny list: its name is not shown.
+				n.link, n.hidden = "", true
+			}
 		}
 		parent.children = append(parent.children, n)
 		if e.IsDir {
@@ -136,6 +142,8 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 			fmt.Fprintf(&b, "/ (%s)", plural(n.count, "entry"))
 		case n.dir:
 			b.WriteString("/")
+		case n.hidden:
+			b.WriteString(" (symlink)")
 		case n.link != "":
 			b.WriteString(" -> " + n.link)
 		}

@@ -85,6 +85,9 @@ func (moveFile) Execute(ctx context.Context, args json.RawMessage) (string, erro
 	if st.IsDir() && strings.HasPrefix(dstRel, srcRel+"/") {
 		return "", fmt.Errorf("cannot move %s into itself (%s)", srcRel, dstRel)
 	}
+	if err := s.WS.CheckMove(ctx, src, dst); err != nil {
+		return "", err
+	}
 	replacing := false
 	if dt, err := os.Lstat(dst); err == nil && !os.SameFile(st, dt) { // the same file: a change of case
 		replacing = true

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -32,15 +33,18 @@ import (
 // or ["!*"] to turn the defaults off.
 
 // DefaultDeny returns the patterns every workspace denies before its
-// configured ones: environment files, private keys and certificates, SSH
-// private keys and git's repository config (which may hold credentials in
-// remote URLs).
+// configured ones: environment files (direnv's too), private keys,
+// certificates and key stores, SSH private keys, the credentials of
+// netrc, npm, PyPI, git and AWS, and git's repository configs, a
+// submodule's included (they may hold credentials in remote URLs).
+// README.md and docs/PROTOCOL.md list them; keep the three in step.
 func DefaultDeny() []string {
 	return []string{
-		".env", ".env.*",
-		"*.pem", "*.key",
-		"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
-		"**/.git/config",
+		".env", ".env.*", ".envrc",
+		"*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore",
+		"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "**/.ssh/id_*",
+		".netrc", ".npmrc", ".pypirc", ".git-credentials", "**/.aws/credentials",
+		"**/.git/config", ".git/modules/**/config",
 	}
 }
 
@@ -125,7 +129,11 @@ func (w *Workspace) Denied(rel string) bool {
 	if rel == "." || rel == "" || rel == ".." || strings.HasPrefix(rel, "../") {
 		return false
 	}
-	d := w.denyList()
+	return w.deniedBy(w.denyList(), rel)
+}
+
+// deniedBy is Denied for the clean, '/'-separated rel against d.
+func (w *Workspace) deniedBy(d *denyList, rel string) bool {
 	parts := strings.Split(rel, "/")
 	for i, p := range parts {
 		sub := strings.Join(parts[:i+1], "/")
@@ -146,6 +154,61 @@ func (w *Workspace) Denied(rel string) bool {
 		}
 	}
 	return false
+}
+
+// DenyPattern returns the pattern of the deny list that denies rel (a
+// clean path relative to the root), for messages; "" when none does.
+func (w *Workspace) DenyPattern(rel string) string {
+	if !w.Denied(rel) {
+		return ""
+	}
+	rel = strings.Trim(filepath.ToSlash(rel), "/")
+	all := append(DefaultDeny(), w.denyList().patterns...)
+	for i := len(all) - 1; i >= 0; i-- {
+		p := strings.TrimSpace(all[i])
+		if p == "" || strings.HasPrefix(p, "!") || strings.HasPrefix(p, "#") {
+			continue
+		}
+		one := &denyList{level: (*ignoreLevel)(nil).child("", []byte(strings.ToLower(p)+"\n"))}
+		if one.level != nil {
+			one.dirOnly = one.level.rules[0].dirOnly
+		}
+		if w.deniedBy(one, rel) {
+			return p
+		}
+	}
+	return "the deny list"
+}
+
+// CheckMove refuses a move or rename of from to to (both inside the root,
+// resolved) that would change what the deny list covers: a denied file
+// (from itself, or one under the directory from) whose new path is not
+// denied would become readable, and a file whose new path is denied would
+// vanish from the tools. The error names the file and the pattern.
+func (w *Workspace) CheckMove(ctx context.Context, from, to string) error {
+	fromRel, toRel := w.Rel(from), w.Rel(to)
+	check := func(oldRel string) error {
+		newRel := toRel + strings.TrimPrefix(oldRel, fromRel)
+		oldDenied, newDenied := w.Denied(oldRel), w.Denied(newRel)
+		switch {
+		case oldDenied && !newDenied:
+			return fmt.Errorf("moving %s to %s would take %s out from under the secrets deny list (pattern %q): it would be readable as %s; refused",
+				fromRel, toRel, oldRel, w.DenyPattern(oldRel), newRel)
+		case newDenied && !oldDenied:
+			return fmt.Errorf("moving %s to %s would put %s under a name the secrets deny list covers (%s, pattern %q); refused",
+				fromRel, toRel, oldRel, newRel, w.DenyPattern(newRel))
+		}
+		return nil
+	}
+	if err := check(fromRel); err != nil {
+		return err
+	}
+	st, err := os.Lstat(from)
+	if err != nil || !st.IsDir() {
+		return nil
+	}
+	opts := WalkOptions{Hidden: true, IncludeIgnored: true, IncludeDenied: true, NoStat: true}
+	return w.Walk(ctx, from, opts, func(e WalkEntry) error { return check(e.Rel) })
 }
 
 // deniedPath reports whether abs (inside the root) is denied as named or

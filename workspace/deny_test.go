@@ -25,7 +25,7 @@ func denyTree(t *testing.T) *Workspace {
 		"home/.ssh/id_rsa.pub", "home/.ssh/id_ed25519", ".git/config", "sub/.git/config", "UPPER/.ENV",
 		"Server.PEM",
 		// not secrets:
-		"env", ".envrc", "main.go", "keys.go", "tls/README", ".git/HEAD", "config", "environment.env.go",
+		"env", "envrc", "main.go", "keys.go", "tls/README", ".git/HEAD", "config", "environment.env.go",
 	} {
 		writeFile(t, filepath.Join(root, f), "SECRET-OR-NOT "+f+"\n")
 	}
@@ -46,7 +46,7 @@ var deniedNames = []string{
 	"innocent.txt", "gitdir/config", "certs/server.pem",
 }
 
-var allowedNames = []string{"env", ".envrc", "main.go", "keys.go", "tls/README", ".git/HEAD", "config", "environment.env.go", "tls", "certs"}
+var allowedNames = []string{"env", "envrc", "main.go", "keys.go", "tls/README", ".git/HEAD", "config", "environment.env.go", "tls", "certs"}
 
 func TestDenyResolve(t *testing.T) {
 	w := denyTree(t)
@@ -118,7 +118,7 @@ func TestDenyWalk(t *testing.T) {
 				t.Errorf("parallel=%d: walk visited denied %s", par, g)
 			}
 		}
-		for _, want := range []string{"env", ".envrc", "main.go", "keys.go", "tls/README", "config", "innocent.txt", "home/.ssh"} {
+		for _, want := range []string{"env", "envrc", "main.go", "keys.go", "tls/README", "config", "innocent.txt", "home/.ssh"} {
 			if !slices.Contains(got, want) {
 				t.Errorf("parallel=%d: walk missed %s (got %v)", par, want, got)
 			}

@@ -1,0 +1,61 @@
+package reliability
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSecretsAfterMoves: a move that would take a denied file out from
+// under the deny list (by moving its directory) or put a file under a
+// denied name is refused with the file and the pattern named; ls shows a
+// symlink to a denied file without its target; the extended defaults deny
+// credentials files.
+func TestSecretsAfterMoves(t *testing.T) {
+	root := tempRoot(t)
+	writeFiles(t, root, map[string]string{
+		"config/prod.json":        `{"password": "` + secret + `"}`,
+		"config/app.json":         "{}\n",
+		"awsbackup/credentials":   "aws_secret_access_key = placeholder\n",
+		"id_rsa.py":               secret + "\n",
+		".npmrc":                  "//registry.npmjs.org/:_authToken=" + secret + "\n",
+		"deploy/.ssh/id_work":     secret + "\n",
+		".git/modules/sub/config": "url = https://" + secret + "@example.com\n",
+		"keys/store.p12":          secret + "\n",
+		"plain/notes.txt":         "nothing\n",
+	})
+	if err := os.Symlink("id_rsa.py", filepath.Join(root, "link.py")); err != nil {
+		t.Skip(err)
+	}
+	s := startServer(t, root, map[string]any{"secrets": map[string]any{"deny": []string{"config/prod.json"}}})
+
+	r := s.call("move_file", map[string]any{"source": "config", "destination": "cfg"})
+	if !r.IsError || !strings.Contains(r.Content, "config/prod.json") || !strings.Contains(r.Content, `"config/prod.json"`) {
+		t.Errorf("move config -> cfg = %q, want a refusal naming config/prod.json and its pattern", r.Content)
+	}
+	noSecret(t, "read_file cfg/prod.json", s.call("read_file", map[string]any{"path": "cfg/prod.json"}))
+	if _, err := os.Stat(filepath.Join(root, "config", "prod.json")); err != nil {
+		t.Errorf("config/prod.json moved: %v", err)
+	}
+	r = s.call("move_file", map[string]any{"source": "awsbackup", "destination": "home/.aws"})
+	if !r.IsError || !strings.Contains(r.Content, "**/.aws/credentials") || !strings.Contains(r.Content, "awsbackup/credentials") {
+		t.Errorf("move awsbackup -> home/.aws = %q, want a refusal naming the file and **/.aws/credentials", r.Content)
+	}
+	if r := s.call("move_file", map[string]any{"source": "plain", "destination": "other"}); r.IsError {
+		t.Errorf("an ordinary directory move: %s", r.Content)
+	}
+
+	r = s.call("ls", map[string]any{})
+	if strings.Contains(r.Content, "id_rsa") || !strings.Contains(r.Content, "link.py") {
+		t.Errorf("ls shows the target of a link to a denied file, or not the link: %q", r.Content)
+	}
+	for _, p := range []string{".npmrc", "deploy/.ssh/id_work", ".git/modules/sub/config", "keys/store.p12", "link.py"} {
+		r := s.call("read_file", map[string]any{"path": p})
+		noSecret(t, "read_file "+p, r)
+		if !r.IsError {
+			t.Errorf("read_file %s = %q, want it denied", p, short(r.Content, 100))
+		}
+	}
+	noSecret(t, "grep", s.call("grep", map[string]any{"pattern": secret, "hidden": true}))
+}
