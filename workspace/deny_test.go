@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -104,9 +105,12 @@ func TestDenyWalk(t *testing.T) {
 	w := denyTree(t)
 	for _, par := range []int{0, 4} {
 		var got []string
+		var mu sync.Mutex // a parallel walk calls fn from its workers
 		opts := WalkOptions{Hidden: true, IncludeIgnored: true, Parallel: par}
 		err := w.Walk(context.Background(), "", opts, func(e WalkEntry) error {
+			mu.Lock()
 			got = append(got, e.Rel)
+			mu.Unlock()
 			return nil
 		})
 		if err != nil {
