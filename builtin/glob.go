@@ -121,6 +121,13 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		if e.Mode&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0 {
 			return nil // not a file a tool can read or edit
 		}
+		if e.Mode&fs.ModeSymlink != 0 {
+			// A link to a directory is not a file (rg --files leaves links
+			// out; a link to a file is listed, as read_file reads it).
+			if st, err := os.Stat(e.Abs); err != nil || st.IsDir() {
+				return nil
+			}
+		}
 		if doublestar.MatchUnvalidated(rest, r) {
 			matches = append(matches, match{rel: e.Rel, mod: e.ModTime.UnixNano()})
 		}

@@ -134,3 +134,40 @@ func TestGrepUnknownType(t *testing.T) {
 		t.Errorf("want three suggestions: %q", msg)
 	}
 }
+
+func TestGrepIgnoreFileReincludesHidden(t *testing.T) {
+	// ripgrep's own .ignore has !/.github/: rg then searches .github.
+	ctx, _ := newTestSession(t, "-- .ignore --\n!/.github/\n-- .github/workflows/ci.yml --\nneedle\n-- .other/x --\nneedle\n")
+	for range 2 {
+		if got := mustExec(t, ctx, "grep", `{"pattern":"needle"}`); got != ".github/workflows/ci.yml:1:needle" {
+			t.Errorf("got %q", got)
+		}
+	}
+}
+
+func TestGrepGlobalGitignore(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	os.MkdirAll(filepath.Join(home, ".config", "git"), 0o755)
+	os.WriteFile(filepath.Join(home, ".config", "git", "ignore"), []byte("*.swp\n"), 0o644)
+	ctx, _ := newTestSession(t, "-- a.txt --\nneedle\n-- a.txt.swp --\nneedle\n-- b.tmp --\nneedle\n")
+	if got := mustExec(t, ctx, "grep", `{"pattern":"needle","output_mode":"files_with_matches"}`); got != "a.txt\nb.tmp" {
+		t.Errorf("~/.config/git/ignore: got %q", got)
+	}
+	// core.excludesFile wins over the default file.
+	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[core]\n\texcludesFile = ~/my-ignore\n"), 0o644)
+	os.WriteFile(filepath.Join(home, "my-ignore"), []byte("*.tmp\n"), 0o644)
+	ctx, _ = newTestSession(t, "-- a.txt --\nneedle\n-- a.txt.swp --\nneedle\n-- b.tmp --\nneedle\n")
+	if got := mustExec(t, ctx, "grep", `{"pattern":"needle","output_mode":"files_with_matches"}`); got != "a.txt\na.txt.swp" {
+		t.Errorf("core.excludesFile: got %q", got)
+	}
+}
+
+func TestGrepNestedRepositoryOwnScope(t *testing.T) {
+	ctx, s := newTestSession(t, "-- .gitignore --\n*.gen\n-- a.gen --\nneedle\n-- sub/b.gen --\nneedle\n-- sub/.gitignore --\n*.out\n-- sub/c.out --\nneedle\n")
+	os.MkdirAll(filepath.Join(s.WS.Root(), "sub", ".git"), 0o755)
+	if got := mustExec(t, ctx, "grep", `{"pattern":"needle"}`); got != "sub/b.gen:1:needle" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -181,3 +181,19 @@ func TestGlobOrder(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestGlobSymlinkedDir: a symlink to a directory is not listed as a file.
+func TestGlobSymlinkedDir(t *testing.T) {
+	ctx, s := newTestSession(t, "-- real/a.txt --\nx\n")
+	root := s.WS.Root()
+	if err := os.Symlink("real", filepath.Join(root, "linkdir")); err != nil {
+		t.Skip(err)
+	}
+	os.Symlink(filepath.Join("real", "a.txt"), filepath.Join(root, "link.txt"))
+	if out := mustExec(t, ctx, "glob", `{"pattern":"*"}`); out != "link.txt" {
+		t.Errorf("glob *: %q", out)
+	}
+	if out := mustExec(t, ctx, "glob", `{"pattern":"**/*.txt"}`); out != "link.txt\nreal/a.txt" && out != "real/a.txt\nlink.txt" {
+		t.Errorf("glob **/*.txt: %q", out)
+	}
+}

@@ -136,6 +136,75 @@ func (lv *ignoreLevel) ignored(rel, name string, isDir bool) bool {
 	return false
 }
 
+// whitelisted reports whether the rule that decides rel is a "!" rule.
+func (lv *ignoreLevel) whitelisted(rel, name string, isDir bool) bool {
+	for ; lv != nil; lv = lv.parent {
+		for i := len(lv.rules) - 1; i >= 0; i-- {
+			r := &lv.rules[i]
+			if r.dirOnly && !isDir {
+				continue
+			}
+			sub := rel
+			if r.anchored {
+				if lv.above != "" {
+					sub = lv.above + rel
+				} else {
+					sub = rel[lv.base:]
+				}
+			}
+			if r.match(sub, name) {
+				return r.negate
+			}
+		}
+	}
+	return false
+}
+
+// globalExcludes is the user's global ignore file, as git finds it:
+// core.excludesFile from the global git configuration ($XDG_CONFIG_HOME/git/config,
+// ~/.gitconfig), else $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore).
+func globalExcludes() []byte {
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	file := ""
+	for _, cfg := range []string{filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig")} {
+		if f := excludesFileSetting(readIfExists(cfg)); f != "" {
+			file = f // ~/.gitconfig is read after the XDG file: it wins
+		}
+	}
+	switch {
+	case file == "" && xdg != "":
+		file = filepath.Join(xdg, "git", "ignore")
+	case strings.HasPrefix(file, "~/") && home != "":
+		file = filepath.Join(home, file[2:])
+	}
+	if file == "" {
+		return nil
+	}
+	return readIfExists(file)
+}
+
+// excludesFileSetting reads core.excludesFile from a git config file (the
+// last one set; sections and keys are case-insensitive).
+func excludesFileSetting(cfg []byte) string {
+	section, value := "", ""
+	for line := range strings.SplitSeq(string(cfg), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			section = strings.ToLower(strings.Trim(strings.Fields(strings.Trim(line, "[]"))[0], `"`))
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && section == "core" && strings.EqualFold(strings.TrimSpace(k), "excludesfile") {
+			value = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return value
+}
+
 // child returns the level for directory dirRel (relative to the root,
 // "" for the root) whose ignore files hold data (nil when absent).
 func (lv *ignoreLevel) child(dirRel string, data ...[]byte) *ignoreLevel {
@@ -182,12 +251,21 @@ func (w *Workspace) aboveRoot() *ignoreLevel {
 		d = parent
 	}
 	var lv *ignoreLevel
+	// The global excludes, weakest, relative to the repository's top (the
+	// root outside a repository).
+	if data := globalExcludes(); data != nil {
+		lv = lv.child("", data)
+		if lv != nil && top != "" {
+			lv.above = relAbove(top, w.root)
+		}
+	}
 	if top != "" {
 		if data := readIfExists(filepath.Join(top, ".git", "info", "exclude")); data != nil {
-			lv = lv.child("", data)
-			if lv != nil {
-				lv.above = relAbove(top, w.root)
+			next := lv.child("", data)
+			if next != lv {
+				next.above = relAbove(top, w.root)
 			}
+			lv = next
 		}
 		// Directories from top down to, not including, the root.
 		var dirs []string

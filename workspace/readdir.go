@@ -96,3 +96,14 @@ func readDirPortable(s *dirScratch, dir string) error {
 	}
 	return nil
 }
+
+// hasGit reports whether the directory s read holds a .git entry (a nested
+// repository's, or a worktree's .git file).
+func (s *dirScratch) hasGit() bool {
+	for _, e := range s.ents {
+		if e.n == 4 && string(s.name(e)) == ".git" {
+			return true
+		}
+	}
+	return false
+}

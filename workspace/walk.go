@@ -221,17 +221,24 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	deny := wk.deny
 	if !wk.opts.IncludeIgnored {
 		gi, ig := s.gitignore, s.ignore // read by readDir from the directory it checked
-		if gi != nil || ig != nil {
+		nested := j.abs != root && s.hasGit()
+		if gi != nil || ig != nil || nested {
 			dirRel := ""
 			if j.abs != root {
 				dirRel = filepath.ToSlash(j.abs[relStart:])
 			}
-			lv = lv.child(dirRel, gi, ig)
+			if nested {
+				// A repository inside the walk: its own rules only, as git
+				// and rg read it (the global excludes, its info/exclude).
+				lv = (*ignoreLevel)(nil).child(dirRel, globalExcludes(), readIfExists(filepath.Join(j.abs, ".git", "info", "exclude")), gi, ig)
+			} else {
+				lv = lv.child(dirRel, gi, ig)
+			}
 		}
 	}
 	for _, e := range s.ents {
 		nb := s.name(e)
-		if nb[0] == '.' && (!wk.opts.Hidden || string(nb) == ".git") {
+		if nb[0] == '.' && (!wk.opts.Hidden || string(nb) == ".git") && !wk.whitelisted(lv, prefix, relStart, nb, e) {
 			if wk.opts.Skipped != nil && !vcsFile(nb) {
 				rel := filepath.ToSlash((prefix + string(nb))[relStart:])
 				if wk.deny == nil || !wk.deny.match(rel, string(nb), e.typ.IsDir()) {
@@ -280,6 +287,20 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 		}
 	}
 	return nil
+}
+
+// whitelisted reports whether an ignore file re-includes the hidden entry
+// (!/.github/ in an .ignore), which rg then walks though it is hidden.
+func (wk *walker) whitelisted(lv *ignoreLevel, prefix string, relStart int, nb []byte, e dirent) bool {
+	if lv == nil || string(nb) == ".git" {
+		return false
+	}
+	isDir := e.typ.IsDir()
+	if !e.known {
+		isDir = e.statted && e.mode.IsDir()
+	}
+	rel := filepath.ToSlash((prefix + string(nb))[relStart:])
+	return lv.whitelisted(rel, string(nb), isDir)
 }
 
 // fnError marks an error that ends the walk (from fn, or the context), as
