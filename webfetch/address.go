@@ -42,6 +42,11 @@ var special = []struct {
 	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
 	{netip.MustParsePrefix("fec0::/10"), "site-local"},
 	{netip.MustParsePrefix("100::/64"), "discard"},
+	// IPv6 forms that reach an IPv4 host through a translator or the
+	// kernel's own mapping, whatever the IPv4 address: refused outright.
+	{netip.MustParsePrefix("::/96"), "IPv4-compatible IPv6"},
+	{netip.MustParsePrefix("64:ff9b::/96"), "NAT64"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "NAT64 (local use)"},
 }
 
 // checkAddress is the dialer's check of every resolved address, so that no

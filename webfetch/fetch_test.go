@@ -288,8 +288,12 @@ func TestBlockedReason(t *testing.T) {
 		{"fd00:ec2::254", "cloud metadata"},
 		{"100.100.100.200", "cloud metadata"},
 		{"100.64.0.1", "shared (carrier-grade NAT)"},
-		{"64:ff9b::a00:1", "private"},  // NAT64 of 10.0.0.1
-		{"2002:7f00:1::1", "loopback"}, // 6to4 of 127.0.0.1
+		{"64:ff9b::a00:1", "private"}, // NAT64 of 10.0.0.1
+		{"64:ff9b::808:808", "NAT64"}, // NAT64 of a public address
+		{"64:ff9b:1::808:808", "NAT64 (local use)"},
+		{"::808:808", "IPv4-compatible IPv6"}, // ::8.8.8.8
+		{"::a00:1", "IPv4-compatible IPv6"},   // ::10.0.0.1
+		{"2002:7f00:1::1", "loopback"},        // 6to4 of 127.0.0.1
 		{"255.255.255.255", "broadcast"},
 		{"8.8.8.8", ""},
 		{"2606:4700:4700::1111", ""},
