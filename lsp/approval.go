@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -68,7 +69,13 @@ func (s *Server) approve(ctx context.Context, f *Folder, reg *registry.Registry,
 		st = s.global
 		s.mu.Unlock()
 	}
-	switch approvalMode(st, reg, name) {
+	mode := approvalMode(st, reg, name)
+	if _, set := st.Approval[name]; name == "web_fetch" && !set {
+		// web_fetch is read-only, but it can send what the other tools
+		// read anywhere: by default the user allows each host.
+		return s.approveFetch(ctx, f, st, args, viaClient)
+	}
+	switch mode {
 	case "allow":
 		return res, true
 	case "deny":
@@ -86,6 +93,57 @@ func (s *Server) approve(ctx context.Context, f *Folder, reg *registry.Registry,
 		return registry.Result{IsError: true, Content: fmt.Sprintf("the user denied %s; do not retry it unchanged, ask the user how to proceed", name)}, false
 	}
 	return res, true
+}
+
+// approveFetch is the default gate of web_fetch in the editor: a host in
+// webFetch.allowHosts ("example.com", or "*.example.com" for its
+// subdomains) runs at once, as does a call the client confirmed itself
+// (clientConfirms, through its own UI); otherwise the user is asked, and
+// "Allow for this session" allows the host for the session.
+func (s *Server) approveFetch(ctx context.Context, f *Folder, st settings, args json.RawMessage, viaClient bool) (registry.Result, bool) {
+	var a struct {
+		URL string `json:"url"`
+	}
+	json.Unmarshal(args, &a)
+	u, err := url.Parse(a.URL)
+	if err != nil || u.Hostname() == "" {
+		return registry.Result{}, true // the tool gives its own error for a bad URL
+	}
+	host := strings.ToLower(u.Hostname())
+	var allowHosts []string
+	if f != nil && f.Session != nil {
+		f.Session.Setting("webFetch.allowHosts", &allowHosts)
+	}
+	if st.ClientConfirms && viaClient || HostAllowed(allowHosts, host) {
+		return registry.Result{}, true
+	}
+	question := fmt.Sprintf("Allow agentls to fetch from %s (web_fetch %s)?", host, a.URL)
+	allowed, err := s.ask(ctx, f, "web_fetch host "+host, question)
+	if err != nil {
+		return registry.Result{IsError: true, Content: fmt.Sprintf("web_fetch was not run: %v", err)}, false
+	}
+	if !allowed {
+		return registry.Result{IsError: true, Content: fmt.Sprintf("the user denied web_fetch from %s; do not retry it, ask the user how to proceed", host)}, false
+	}
+	return registry.Result{}, true
+}
+
+// HostAllowed reports whether host matches one of patterns: a host name
+// exactly, or "*.example.com" for every subdomain of example.com (not
+// example.com itself). Case does not matter.
+func HostAllowed(patterns []string, host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	for _, p := range patterns {
+		p = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(p)), ".")
+		if suffix, ok := strings.CutPrefix(p, "*."); ok {
+			if strings.HasSuffix(host, "."+suffix) {
+				return true
+			}
+		} else if p != "" && host == p {
+			return true
+		}
+	}
+	return false
 }
 
 // callSummary names what a call acts on, for the prompt.
