@@ -90,11 +90,49 @@ export function invocationMessage(tool: string, input: unknown): string {
  * details that matter (the command for bash, the path and a summary for edits). Read-only tools
  * get none.
  */
-export function confirmation(tool: string, readOnly: boolean, input: unknown): Confirmation | undefined {
+/**
+ * Whether host matches one of patterns (the agentls.webFetch.allowHosts setting): a host name
+ * exactly, or `*.example.com` for every subdomain of example.com. Case does not matter. The server
+ * matches the same way (lsp.HostAllowed).
+ */
+export function hostAllowed(patterns: readonly string[], host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return patterns.some((raw) => {
+    const p = raw.trim().toLowerCase().replace(/\.$/, '');
+    if (p.startsWith('*.')) return h.endsWith(p.slice(1));
+    return p !== '' && h === p;
+  });
+}
+
+/** The host of a URL, or undefined when it has none. */
+function hostOf(url: string): string | undefined {
+  try {
+    const h = new URL(url).hostname;
+    return h === '' ? undefined : h.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The confirmation VS Code shows before a call, or undefined for none. VS Code does not confirm
+ * tools it takes for read-only, and with clientConfirms the server does not ask either; but
+ * web_fetch can send what the read-only tools read to any host, so it is confirmed, naming the
+ * host, unless the host is in allowHosts.
+ */
+export function confirmation(tool: string, readOnly: boolean, input: unknown, allowHosts: readonly string[] = []): Confirmation | undefined {
+  const a = (typeof input === 'object' && input !== null ? input : {}) as Args;
+  if (tool === 'web_fetch') {
+    const url = str(a, 'url') ?? '';
+    const host = hostOf(url);
+    if (host !== undefined && hostAllowed(allowHosts, host)) {
+      return undefined;
+    }
+    return { title: `Fetch from ${host ?? 'the web'}?`, message: `Fetch ${code(url)} from ${code(host ?? url)}. What the agent read may be sent with the request; \`agentls.webFetch.allowHosts\` lists hosts that need no confirmation.` };
+  }
   if (readOnly) {
     return undefined;
   }
-  const a = (typeof input === 'object' && input !== null ? input : {}) as Args;
   const path = str(a, 'path') ?? '';
   switch (tool) {
     case 'bash': {

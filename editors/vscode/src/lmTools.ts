@@ -23,7 +23,8 @@ class AgentlsTool implements vscode.LanguageModelTool<object> {
   }
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<object>): vscode.PreparedToolInvocation {
-    const c = confirmation(this.name, this.readOnly, options.input);
+    const allowHosts = vscode.workspace.getConfiguration('agentls').get<string[]>('webFetch.allowHosts', []);
+    const c = confirmation(this.name, this.readOnly, options.input, allowHosts);
     return {
       invocationMessage: new vscode.MarkdownString(invocationMessage(this.name, options.input)),
       confirmationMessages: c && { title: c.title, message: new vscode.MarkdownString(c.message) },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { block, code, confirmation, invocationMessage } from '../../src/confirm';
+import { block, code, confirmation, hostAllowed, invocationMessage } from '../../src/confirm';
 
 test('read-only tools need no confirmation but have an invocation message', () => {
   assert.equal(confirmation('read_file', true, { path: 'a.go' }), undefined);
@@ -50,4 +50,24 @@ test('missing or odd input does not throw', () => {
     assert.ok(confirmation(tool, false, undefined));
     assert.ok(invocationMessage(tool, null));
   }
+});
+
+test('web_fetch is confirmed, naming the host, unless the host is pre-approved', () => {
+  const c = confirmation('web_fetch', true, { url: 'https://evil.example.net/x?d=1' });
+  assert.equal(c?.title, 'Fetch from evil.example.net?');
+  assert.match(c!.message, /`evil\.example\.net`/);
+  assert.equal(confirmation('web_fetch', true, { url: 'https://docs.corp.example/a' }, ['*.corp.example']), undefined);
+  assert.equal(confirmation('web_fetch', true, { url: 'https://Go.dev/doc' }, ['go.dev']), undefined);
+  assert.ok(confirmation('web_fetch', true, { url: 'https://corp.example/' }, ['*.corp.example']));
+  assert.ok(confirmation('web_fetch', true, { url: 'not a url' }));
+});
+
+test('hostAllowed matches exact hosts and *.domain subdomains', () => {
+  const pats = ['Example.com', '*.corp.example'];
+  assert.equal(hostAllowed(pats, 'example.com'), true);
+  assert.equal(hostAllowed(pats, 'EXAMPLE.COM.'), true);
+  assert.equal(hostAllowed(pats, 'www.example.com'), false);
+  assert.equal(hostAllowed(pats, 'a.b.corp.example'), true);
+  assert.equal(hostAllowed(pats, 'corp.example'), false);
+  assert.equal(hostAllowed(pats, 'evilcorp.example'), false);
 });
