@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -30,30 +29,51 @@ func sparseFile(t *testing.T, p, head string, size int64) {
 }
 
 // callRSS runs `agentls call -C root tool args` as a child process and
-// returns its output and its peak resident set size (getrusage ru_maxrss of
-// the child). The child runs under a 4 GB address-space limit, so that a
-// regression fails this test instead of exhausting the machine.
+// returns its output and its peak resident set size. The child is started
+// by a small python3 process that forks it (a plain fork, so that the
+// child's ru_maxrss starts from python's few MB: a child this test process
+// started directly would count this process's own peak, which under -race
+// is hundreds of MB) and reports RUSAGE_CHILDREN. The child runs under a
+// 4 GB address-space limit, so that a regression fails this test instead
+// of exhausting the machine.
 func callRSS(t *testing.T, root, tool string, args map[string]any) (string, int64) {
 	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is needed to measure a child's peak RSS")
+	}
 	bin := agentlsBinary(t)
 	var argv []string
 	for k, v := range args {
 		argv = append(argv, fmt.Sprintf("%q:%s", k, jsonOf(v)))
 	}
-	cmd := exec.Command("sh", "-c", `ulimit -v 4194304 && exec "$0" call -C "$1" "$2" "$3"`,
-		bin, root, tool, "{"+strings.Join(argv, ",")+"}")
+	const measure = `import resource, subprocess, sys
+def limit():
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+p = subprocess.run(sys.argv[1:], preexec_fn=limit, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+sys.stdout.buffer.write(p.stdout)
+sys.stderr.write("maxrss %d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(p.returncode)
+`
+	cmd := exec.Command(py, "-c", measure, bin, "call", "-C", root, tool, "{"+strings.Join(argv, ",")+"}")
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(t.TempDir(), "cache"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
 			t.Fatal(err)
 		}
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("no rusage here")
+	var kb int64
+	report := stderr.String()
+	i := strings.LastIndex(report, "maxrss ")
+	if i < 0 {
+		t.Fatalf("no peak RSS from the measuring process: %q", report)
 	}
-	return string(out), ru.Maxrss << 10 // kilobytes on Linux
+	if _, err := fmt.Sscanf(report[i:], "maxrss %d", &kb); err != nil {
+		t.Fatalf("no peak RSS from the measuring process: %q", stderr.String())
+	}
+	return stdout.String(), kb << 10 // kilobytes on Linux
 }
 
 func jsonOf(v any) string {
