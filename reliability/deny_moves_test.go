@@ -59,3 +59,30 @@ func TestSecretsAfterMoves(t *testing.T) {
 	}
 	noSecret(t, "grep", s.call("grep", map[string]any{"pattern": secret, "hidden": true}))
 }
+
+// TestSecretsHardLink: a hard link to .env made elsewhere in the folder
+// (under a name the deny list does not cover) is denied too: same device
+// and inode as a denied file.
+func TestSecretsHardLink(t *testing.T) {
+	root := tempRoot(t)
+	writeFiles(t, root, map[string]string{".env": "TOKEN=" + secret + "\n", "notes.txt": "nothing\n"})
+	if err := os.Link(filepath.Join(root, ".env"), filepath.Join(root, "docs.txt")); err != nil {
+		t.Skip(err)
+	}
+	s := startServer(t, root, nil)
+	for _, args := range []map[string]any{{"path": "docs.txt"}, {"path": "docs.txt", "offset": 1, "limit": 5}} {
+		r := s.call("read_file", args)
+		noSecret(t, "read_file docs.txt", r)
+		if !r.IsError || !strings.Contains(r.Content, "does not exist") {
+			t.Errorf("read_file %v = %q", args, r.Content)
+		}
+	}
+	r := s.call("edit_file", map[string]any{"path": "docs.txt", "old_string": "TOKEN", "new_string": "X"})
+	noSecret(t, "edit_file docs.txt", r)
+	if !r.IsError {
+		t.Errorf("edit_file of the link: %q", r.Content)
+	}
+	if r := s.call("read_file", map[string]any{"path": "notes.txt"}); r.IsError {
+		t.Errorf("an ordinary file: %s", r.Content)
+	}
+}

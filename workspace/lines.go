@@ -58,6 +58,8 @@ func (w *Workspace) ReadLines(path string, offset, limit, keep, maxBytes int) (*
 		return nil, fmt.Errorf("%s is a directory, not a file; list it with ls", rel)
 	case !st.Mode().IsRegular():
 		return nil, NotRegularError{Path: rel, Mode: st.Mode()}
+	case w.deniedLink(st):
+		return nil, errDenied{rel: rel}
 	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	head, _ := r.Peek(binarySniff)

@@ -2,6 +2,11 @@
 
 package workspace
 
+import (
+	"io/fs"
+	"os"
+)
+
 // oNoFollow is not available here; ReadRaw follows a final symlink.
 const oNoFollow = 0
 
@@ -13,3 +18,8 @@ const oNonBlock = 0
 func processAlive(pid int) bool { return true }
 
 func ownedByUs(p string) bool { return false }
+
+// statID: no inode numbers here; hard links are not recognised.
+func statID(fi fs.FileInfo) (fileID, uint64, bool) { return fileID{}, 0, false }
+
+func lstatAbs(p string) (fs.FileInfo, error) { return os.Lstat(p) }

@@ -3,6 +3,7 @@
 package workspace
 
 import (
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -25,3 +26,14 @@ func ownedByUs(p string) bool {
 	var st syscall.Stat_t
 	return syscall.Lstat(p, &st) == nil && int(st.Uid) == os.Getuid()
 }
+
+// statID is the (device, inode) and link count of a file's FileInfo.
+func statID(fi fs.FileInfo) (fileID, uint64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, 0, false
+	}
+	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, uint64(st.Nlink), true
+}
+
+func lstatAbs(p string) (fs.FileInfo, error) { return os.Lstat(p) }

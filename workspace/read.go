@@ -111,6 +111,10 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 		maxSize = MaxTextFile
 	}
 	c, err := w.src.Read(abs, maxSize)
+	if err == nil && c.info != nil && w.deniedLink(c.info) {
+		// A hard link to a denied file, under another name.
+		err = errDenied{rel: rel}
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
@@ -177,6 +181,9 @@ func (w *Workspace) ReadRaw(abs string) ([]byte, bool, error) {
 		return nil, false, errDenied{rel: w.Rel(abs)}
 	}
 	c, err := w.rawSrc.Read(abs, 0)
+	if err == nil && c.info != nil && w.deniedLink(c.info) {
+		return nil, false, errDenied{rel: w.Rel(abs)}
+	}
 	return c.Data, c.FromBuffer, err
 }
 

@@ -38,7 +38,8 @@ type Content struct {
 	ModTime time.Time   // disk only
 	Size    int64       // len(Data) (for disk: the size when opened)
 
-	text string // the buffer text with "\n" line endings (FromBuffer only)
+	text string      // the buffer text with "\n" line endings (FromBuffer only)
+	info fs.FileInfo // disk only: the open file's stat (for its identity)
 }
 
 // Disk is the Source of the file system. With NoFollow a symlink in the
@@ -103,7 +104,7 @@ func (d Disk) Read(abs string, maxSize int64) (Content, error) {
 	if err != nil {
 		return Content{}, err
 	}
-	return Content{Data: data[:n], Mode: st.Mode(), ModTime: st.ModTime(), Size: int64(n)}, nil
+	return Content{Data: data[:n], Mode: st.Mode(), ModTime: st.ModTime(), Size: int64(n), info: st}, nil
 }
 
 var errIsDir = errors.New("is a directory")
@@ -242,7 +243,11 @@ func (w *Workspace) Read(abs string, maxSize int64) (Content, error) {
 	if w.Denied(abs) {
 		return Content{}, errDenied{rel: w.Rel(abs)}
 	}
-	return w.src.Read(abs, maxSize)
+	c, err := w.src.Read(abs, maxSize)
+	if err == nil && c.info != nil && w.deniedLink(c.info) {
+		return Content{}, errDenied{rel: w.Rel(abs)}
+	}
+	return c, err
 }
 
 var _ Source = (*Workspace)(nil)

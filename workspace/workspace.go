@@ -37,6 +37,7 @@ type Workspace struct {
 
 	deny        atomic.Pointer[denyList] // nil: DefaultDeny only
 	denyVersion atomic.Uint64            // SetDeny calls
+	linked      deniedIDs                // identities of denied files (hard links)
 }
 
 // New returns the workspace rooted at root, which must be a directory. The
