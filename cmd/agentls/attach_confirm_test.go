@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,14 +22,7 @@ import (
 // who denies, and nothing is written. The editor's own call still runs
 // unasked.
 func TestMCPAttachClientConfirms(t *testing.T) {
-	runtime := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	root := t.TempDir()
-	logger := slog.New(slog.DiscardHandler)
-	e := lsptest.New(t, func(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
-		return serveLSP(ctx, logger, r, w, c)
-	})
+	runtime, root, e := attachSetup(t)
 	settings := map[string]any{"clientConfirms": true, "approval": map[string]string{"write_file": "ask"}}
 	e.Config = func(string, string) any { return settings }
 	var questions []string
@@ -43,20 +34,9 @@ func TestMCPAttachClientConfirms(t *testing.T) {
 		return "Deny"
 	}
 	e.Initialize(lsptest.VSCodeCapabilities(), settings, root)
-	e.WaitFor("the attach lock file", func() bool {
-		m, _ := filepath.Glob(filepath.Join(runtime, "agentls", "agentls-*.json"))
-		return len(m) == 1
-	})
-
-	cmd := agentlsCmd(t, "mcp", "--attach", "--dir", root)
-	cmd.Env = append(cmd.Env, "XDG_RUNTIME_DIR="+runtime)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := attachAgent(t, ctx, e, runtime, root)
 	text := func(res *sdk.CallToolResult) string {
 		var b strings.Builder
 		for _, c := range res.Content {

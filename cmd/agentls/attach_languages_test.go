@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,17 +19,11 @@ import (
 // `agentls mcp --attach` to an editor that offers its language servers
 // lists the tools backed by them and gets the editor's answers.
 func TestMCPAttachGetsTheEditorsLanguageTools(t *testing.T) {
-	runtime := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	root := t.TempDir()
+	runtime, root, e := attachSetup(t)
 	file := filepath.Join(root, "main.go")
 	if err := os.WriteFile(file, []byte("package main\n\nfunc main() { undefined() }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := lsptest.New(t, func(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
-		return serveLSP(ctx, slog.New(slog.DiscardHandler), r, w, c)
-	})
 	e.Requests = map[string]func(json.RawMessage) (any, error){
 		"agentls/diagnostics": func(json.RawMessage) (any, error) {
 			return map[string]any{"items": []any{map[string]any{"uri": lsptest.URI(file), "diagnostics": []any{map[string]any{
@@ -43,20 +35,9 @@ func TestMCPAttachGetsTheEditorsLanguageTools(t *testing.T) {
 	caps := lsptest.VSCodeCapabilities()
 	caps["experimental"] = map[string]any{"agentls": map[string]any{"saveDocument": true, "diagnostics": true, "languageRequest": true, "editorState": true}}
 	e.Initialize(caps, nil, root)
-	e.WaitFor("the attach lock file", func() bool {
-		m, _ := filepath.Glob(filepath.Join(runtime, "agentls", "agentls-*.json"))
-		return len(m) == 1
-	})
-
-	cmd := agentlsCmd(t, "mcp", "--attach", "--dir", root)
-	cmd.Env = append(cmd.Env, "XDG_RUNTIME_DIR="+runtime)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := attachAgent(t, ctx, e, runtime, root)
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -23,18 +23,11 @@ import (
 // same temp workspace: the attached agent reads the unsaved buffer, and its
 // edit reaches the editor as workspace/applyEdit.
 func TestMCPAttachToEditorSession(t *testing.T) {
-	runtime := t.TempDir()
-	t.Setenv("XDG_RUNTIME_DIR", runtime)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	root := t.TempDir()
+	runtime, root, e := attachSetup(t)
 	file := filepath.Join(root, "main.go")
 	if err := os.WriteFile(file, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	logger := slog.New(slog.DiscardHandler)
-	e := lsptest.New(t, func(ctx context.Context, r io.Reader, w io.Writer, c io.Closer) int {
-		return serveLSP(ctx, logger, r, w, c)
-	})
 	// The user's approval settings hold for the attached agent too.
 	settings := map[string]any{"approval": map[string]string{"write_file": "ask", "delete_file": "deny"}}
 	e.Config = func(string, string) any { return settings }
@@ -50,22 +43,9 @@ func TestMCPAttachToEditorSession(t *testing.T) {
 	e.Open(file, "package main\n\n// unsaved comment\nfunc main() {}\n")
 	e.Sync()
 
-	// The lock file appears when the folder's session starts.
-	e.WaitFor("the attach lock file", func() bool {
-		m, _ := filepath.Glob(filepath.Join(runtime, "agentls", "agentls-*.json"))
-		return len(m) == 1
-	})
-
-	cmd := agentlsCmd(t, "mcp", "--attach", "--dir", root)
-	cmd.Env = append(cmd.Env, "XDG_RUNTIME_DIR="+runtime)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := attachAgent(t, ctx, e, runtime, root)
 	text := func(res *sdk.CallToolResult) string {
 		var b strings.Builder
 		for _, c := range res.Content {
