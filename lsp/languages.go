@@ -9,6 +9,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -565,18 +566,11 @@ func (e *editor) CodeActions(ctx context.Context, abs string, from, to workspace
 		}
 		ca := workspace.CodeAction{Title: a.Title, Kind: a.Kind, Preferred: a.IsPreferred, Data: it}
 		if a.Disabled != nil {
-			ca.Disabled = cmpOr(a.Disabled.Reason, "disabled")
+			ca.Disabled = cmp.Or(a.Disabled.Reason, "disabled")
 		}
 		out = append(out, ca)
 	}
 	return out, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func before(a, b Position) bool {
@@ -806,7 +800,11 @@ func (e *editor) applyWorkspaceEdit(ctx context.Context, label string, raw json.
 			return res, err
 		}
 		if !ar.Applied {
-			return res, fmt.Errorf("the editor refused the edit%s: a buffer changed; nothing was changed", cmpOr(" ("+ar.FailureReason+")", ""))
+			reason := ""
+			if ar.FailureReason != "" {
+				reason = " (" + ar.FailureReason + ")"
+			}
+			return res, fmt.Errorf("the editor refused the edit%s: a buffer changed; nothing was changed", reason)
 		}
 		st := e.f.currentSettings()
 		for _, be := range inBuffers {
