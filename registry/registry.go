@@ -18,8 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Tool is one tool an agent can call. Built-ins are stateless: everything a
@@ -67,14 +65,14 @@ type entry struct {
 	doc    map[string]any
 
 	compileOnce sync.Once
-	compiled    *jsonschema.Schema
+	compiled    *schemaRoot
 	compileErr  error
 }
 
 // compiledSchema returns the entry's compiled schema, compiling it on first
 // use: a built-in's is compiled when it is first called, not when a
 // process starts (a fresh `agentls call` compiles one schema, not all).
-func (e *entry) compiledSchema() (*jsonschema.Schema, error) {
+func (e *entry) compiledSchema() (*schemaRoot, error) {
 	e.compileOnce.Do(func() {
 		if e.compiled == nil {
 			e.compiled, e.compileErr = compileSchema(e.schema.Name, e.doc)
@@ -104,7 +102,7 @@ func makeEntry(t Tool, lazy bool) (*entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: %w", name, err)
 	}
-	var compiled *jsonschema.Schema
+	var compiled *schemaRoot
 	if !lazy {
 		if compiled, err = compileSchema(name, doc); err != nil {
 			return nil, fmt.Errorf("tool %q: invalid JSON Schema: %w", name, err)
