@@ -84,9 +84,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tComment:
-			if b.lx.inner[1] > b.lx.inner[0] {
-				b.cut(b.lx.inner[0], b.lx.inner[1])
-			}
+			b.cutComment(off, e)
 			off = e
 			continue
 		case tDirective:
@@ -258,6 +256,35 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		b.fail = true
 	}
 	return len(src), defs
+}
+
+// cutComment leaves out the comment src[off:e] (the lexer's last token):
+// the whole of it where white space stays beside it, so that no tokens
+// join (a line comment ends at its newline; one on lines of its own goes
+// with them), else the text between its markers. A comment is a node of every grammar: the parser pays for
+// each, and a file of documented items is mostly comment lines.
+func (b *bskel) cutComment(off, e int) {
+	src := b.src
+	if e < len(src) && src[e] == '\n' && lineStartsAt(src, off) {
+		// A comment on lines of its own goes with its indentation and
+		// newline (the line before keeps its own).
+		for off > 0 && src[off-1] != '\n' {
+			off--
+		}
+		b.cut(off, e+1)
+		return
+	}
+	if off == 0 || e == len(src) || isSpace(src[off-1]) || isSpace(src[e]) {
+		b.cut(off, e)
+		return
+	}
+	if b.lx.inner[1] > b.lx.inner[0] {
+		b.cut(b.lx.inner[0], b.lx.inner[1])
+	}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // skelSnap is the state of a skeleton, to go back to when a block read

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,6 +149,15 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 		}
 	}
 	var ix *codeindex.Index
+	if profile != "" {
+		f, err := os.Create(profile + "." + l.name)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+	}
 	for range runs {
 		if ix != nil {
 			ix.Close()
@@ -161,6 +171,9 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 		if d := time.Since(t0); r.cold == 0 || d < r.cold {
 			r.cold, r.coldCPU = d, cpuTime()-c0
 		}
+	}
+	if profile != "" {
+		pprof.StopCPUProfile()
 	}
 	defer ix.Close()
 	if ctagsErr == nil {

@@ -39,7 +39,7 @@ func main() {
 	runs := flag.Int("runs", 1, "cold builds and warm restarts to run (the best of each is kept, as for ctags)")
 	corpus := flag.String("corpus", "", "measure every language under this directory (DIR/go, DIR/python, …) and print the per-language table")
 	langs := flag.String("langs", "", "with -corpus: only these languages (comma-separated)")
-	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file (and of the warm restarts to this file.warm)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file (and of the warm restarts to this file.warm; with -corpus, of each language's cold builds to this file.LANG)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		profile = *cpuprofile
