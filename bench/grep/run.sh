@@ -1,36 +1,58 @@
 #!/usr/bin/env bash
-# bench/grep/run.sh: agentls grep against ripgrep on Go's source tree.
+# bench/grep/run.sh: agentls grep against ripgrep, by default on Python's
+# standard library (issue 19's target: a fresh `agentls call grep` at most
+# 1.0x rg).
 #
-# For each pattern class it runs `agentls call -C ROOT grep JSON` and the same
-# `rg -n --no-heading` alternately RUNS times with a warm page cache, then the
-# same query repeated inside one process with one session (a running
-# server: resident file table and content cache), and prints medians in
-# seconds and the ratios to rg: wall time, then user+sys CPU time, which
-# says more on a loaded machine. Output of both goes to a file, not
-# /dev/null (rg searches less when it sees /dev/null).
+# For each of ten patterns it runs `agentls call -C ROOT grep JSON` and the
+# same search as `rg -n --no-heading` alternately RUNS times with a warm
+# page cache, then the same query repeated inside one process with one
+# session (a running server: resident file table and content cache), and
+# prints medians in seconds and the ratios to rg: wall time, then user+sys
+# CPU time, which says more on a loaded machine. The last row is the
+# geometric mean of each ratio over the patterns. Output of both goes to a
+# file, not /dev/null (rg searches less when it sees /dev/null).
 #
-#   bash bench/grep/run.sh            # ROOT=$(go env GOROOT)/src RUNS=11
-#   ROOT=~/src/linux RUNS=5 bash bench/grep/run.sh
+#   bash bench/grep/run.sh                # ROOT: Python's stdlib, RUNS=3
+#   ROOT=$(go env GOROOT)/src RUNS=5 bash bench/grep/run.sh
+#   NOBUILD=1 AGENTLS=/tmp/agentls-old bash bench/grep/run.sh   # another build
+#
+# ROOT defaults to the first of /tmp/agentls-corpora/python (made by
+# bench/index/corpora.sh, __pycache__ and static libraries left out) and
+# /usr/lib/python3.*; failing both, Go's source tree.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ROOT=${ROOT:-$(go env GOROOT)/src}
-RUNS=${RUNS:-11}
+if [ -z "${ROOT:-}" ]; then
+	for d in /tmp/agentls-corpora/python /usr/lib/python3.*; do
+		if [ -f "$d/os.py" ]; then
+			ROOT=$d
+			break
+		fi
+	done
+	ROOT=${ROOT:-$(go env GOROOT)/src}
+fi
+RUNS=${RUNS:-3}
 AGENTLS=${AGENTLS:-/tmp/agentls-bench}
 GREPBENCH=${GREPBENCH:-/tmp/agentls-grepbench}
 command -v rg >/dev/null || { echo "rg not found: apt-get install -y ripgrep" >&2; exit 2; }
-go build -o "$AGENTLS" ./cmd/agentls
-go build -o "$GREPBENCH" ./bench/grep
+if [ -z "${NOBUILD:-}" ]; then # NOBUILD=1: measure the binaries AGENTLS and GREPBENCH name
+	go build -o "$AGENTLS" ./cmd/agentls
+	go build -o "$GREPBENCH" ./bench/grep
+fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-# class|pattern|extra rg flag|extra JSON
+# class|pattern|extra rg flags|extra JSON
 classes=(
-	'literal|func Errorf||'
-	'regex-literal|func \(\w+ \*?Reader\) Read||'
-	'case-insensitive|readall|-i|,"case_insensitive":true'
-	'alternation|ErrUnexpectedEOF|ErrShortWrite|ErrNoProgress||'
+	'literal|raise ValueError||'
+	'many-matches|self||'
+	'regex-literal|def \w+\(self, \w+\)||'
+	'case-insensitive|not implemented|-i|,"case_insensitive":true'
+	'alternation|TypeError|KeyError|IndexError||'
 	'no-literal|[A-Z]{4,}[0-9]{2,}||'
-	'many-matches|err||'
+	'word|\bos\.path\b||'
+	'fixed-strings|os.path.join(|-F|,"fixed_strings":true'
+	'no-match|zzyzx_frobnicate||'
+	'files-with-matches|import re|-l|,"output_mode":"files_with_matches"'
 )
 
 TIMEFORMAT='%R %U %S'
@@ -39,28 +61,33 @@ timed() { { time "$@" >"$out" 2>/dev/null; } 2>&1 | awk '{printf "%s %.3f\n", $1
 rgin() { (cd "$ROOT" && rg "$@" || true); }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 json_string() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
+ratio() { awk "BEGIN{printf \"%.4f\", ($2 > 0 ? $1 / $2 : 0)}"; }
 
 # Warm the page cache.
 rg -c --no-messages zzzzzz "$ROOT" >/dev/null || true
 
 echo "ROOT=$ROOT RUNS=$RUNS  $(date -u +%FT%TZ)  load: $(cut -d' ' -f1-3 /proc/loadavg)  cpus: $(nproc)"
-printf '%-17s %9s %9s %6s %10s %6s   %s\n' class agentls rg ratio in-server ratio 'cpu: agentls rg in-server'
-printf '%-17s %9s %9s %6s %10s %6s   %s\n' '' '(wall s)' '' '' '' '' '(user+sys s)'
+printf '%-18s %8s %8s %6s %9s %6s   %s\n' class agentls rg ratio in-server ratio 'cpu: agentls rg ratio in-server'
+printf '%-18s %8s %8s %6s %9s %6s   %s\n' '' '(wall s)' '' '' '' '' '(user+sys s)'
 
 # Process start: the same call on an empty folder (what every fresh call
-# pays before it searches: runtime, registry, settings; schemas compile at a
-# tool's first call only).
+# pays before it searches: runtime, package inits, registry, settings).
 empty=$(mktemp -d)
-sa=() sr=()
+sa=() sr=() sca=() scr=()
 for _ in $(seq "$RUNS"); do
 	read -r w c < <(timed "$AGENTLS" call -C "$empty" grep '{"pattern":"x"}')
-	sa+=("$w")
+	sa+=("$w") sca+=("$c")
 	read -r w c < <(timed rg -n --no-heading -e x "$empty")
-	sr+=("$w")
+	sr+=("$w") scr+=("$c")
 done
 rmdir "$empty"
-printf '%-17s %9.3f %9.3f\n' 'start (empty dir)' "$(printf '%s\n' "${sa[@]}" | median)" "$(printf '%s\n' "${sr[@]}" | median)"
+ma=$(printf '%s\n' "${sa[@]}" | median)
+mr=$(printf '%s\n' "${sr[@]}" | median)
+mca=$(printf '%s\n' "${sca[@]}" | median)
+mcr=$(printf '%s\n' "${scr[@]}" | median)
+printf '%-18s %8.3f %8.3f %6.2f %9s %6s   %6.3f %6.3f %5.2f\n' 'start (empty dir)' "$ma" "$mr" "$(ratio "$ma" "$mr")" '' '' "$mca" "$mcr" "$(ratio "$mca" "$mcr")"
 
+logs=() # "ln(fresh) ln(server) ln(cpu)" per pattern
 for c in "${classes[@]}"; do
 	name=${c%%|*}
 	rest=${c#*|}
@@ -73,6 +100,7 @@ for c in "${classes[@]}"; do
 	for _ in $(seq "$RUNS"); do
 		read -r w c < <(timed "$AGENTLS" call -C "$ROOT" grep "$json")
 		ta+=("$w") ca+=("$c")
+		# shellcheck disable=SC2086
 		read -r w c < <(timed rgin -n --no-heading $rgflag -e "$pattern")
 		tr+=("$w") cr+=("$c")
 	done
@@ -83,6 +111,11 @@ for c in "${classes[@]}"; do
 	server=$("$GREPBENCH" -C "$ROOT" -q -warmup 2 -repeat $((RUNS + 2)) "$json" 2>&1)
 	ms=$(awk '{print $1}' <<<"$server" | median)
 	mcs=$(awk '{print $2}' <<<"$server" | median)
-	printf '%-17s %9.3f %9.3f %6.2f %10.3f %6.2f   %6.3f %6.3f %6.3f\n' "$name" "$ma" "$mr" \
-		"$(awk "BEGIN{print $ma / $mr}")" "$ms" "$(awk "BEGIN{print $ms / $mr}")" "$mca" "$mcr" "$mcs"
+	fresh=$(ratio "$ma" "$mr")
+	inserver=$(ratio "$ms" "$mr")
+	cpu=$(ratio "$mca" "$mcr")
+	logs+=("$(awk "BEGIN{print log($fresh), log($inserver), ($cpu > 0 ? log($cpu) : 0)}")")
+	printf '%-18s %8.3f %8.3f %6.2f %9.3f %6.2f   %6.3f %6.3f %5.2f %6.3f\n' "$name" "$ma" "$mr" \
+		"$fresh" "$ms" "$inserver" "$mca" "$mcr" "$cpu" "$mcs"
 done
+printf '%s\n' "${logs[@]}" | awk '{f+=$1; s+=$2; c+=$3} END {printf "%-18s %8s %8s %6.2f %9s %6.2f   %6s %6s %5.2f\n", "geo-mean", "", "", exp(f/NR), "", exp(s/NR), "", "", exp(c/NR)}'
