@@ -44,6 +44,13 @@ type group struct {
 	afterEq    bool // it opens right after '=' (or '= async')
 	isNew      bool // it follows `new T` (Java: then a brace opens an anonymous class)
 	paren      int  // the depth it opened at
+	// Of a parenthesis: its offset, its closer's, the skeleton before it
+	// (to cut its contents once closed) and whether a definition or a
+	// directive is inside.
+	open, close int
+	snap        skelSnap
+	complex     bool
+	generic     bool // after type parameters: f<T>(
 }
 
 // minLiteral is the least size of an array literal worth leaving out.
@@ -72,6 +79,14 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		tokN                int
 		eqTok, eqParen      = -10, -1
 	)
+	// setDefs notes a definition in this block (the contents of the
+	// parentheses it is in then stay).
+	setDefs := func() {
+		defs = true
+		for i := range groups {
+			groups[i].complex = true
+		}
+	}
 	push := func(class byte, word string) {
 		prev2, prev2Word = prev, prevWord
 		prev, prevWord = class, word
@@ -89,7 +104,10 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			continue
 		case tDirective:
 			if b.lx.define {
-				defs = true
+				setDefs()
+			}
+			for i := range groups {
+				groups[i].complex = true // a cut must not split #if from #endif
 			}
 			off = e
 			continue
@@ -105,18 +123,18 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			word := string(src[off:e])
 			f := sx.kw[word]
 			if pendingFunc {
-				defs = true // function name
+				setDefs() // function name
 				pendingFunc = false
 			}
-			if f&kwDef != 0 {
-				defs = true
+			if f&kwDef != 0 && declStart(prev, src, off) {
+				setDefs()
 			}
 			if word == "new" {
 				pendingNew = true
 			}
 			if f&kwFunc != 0 {
 				if sx.assignFuncs && (prev == '=' || prev == ':' && sx.pairFuncs || prevWord == "async" && (prev2 == '=' || prev2 == ':' && sx.pairFuncs)) {
-					defs = true
+					setDefs()
 				}
 				pendingFunc = f&kwDef == 0
 			}
@@ -137,7 +155,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		if e-off == 2 { // an arrow
 			if c == '=' && sx.assignFuncs && (last.afterEq && last.paren == paren ||
 				paren == eqParen && (tokN == eqTok+2 || tokN == eqTok+3 && prev2Word == "async")) {
-				defs = true
+				setDefs()
 			}
 			pendingFunc = false
 			push('A', "")
@@ -162,7 +180,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				container = true
 			}
 			if sx.methods && (prev == ')' || typedReturn) && last.name != "" && sx.kw[last.name]&(kwControl|kwFunc) == 0 {
-				defs = true // name(...) { in an object literal
+				setDefs() // name(...) { in an object literal
 			}
 			typedReturn = false
 			snap := b.save()
@@ -171,9 +189,15 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				return close, defs
 			}
 			if container || inner {
-				defs = true
+				setDefs()
 			} else if close > e {
-				b.restore(snap)
+				if sx.parens == parensBody && paren == 0 && (prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')') && b.cuttable(&last) {
+					// A function's body: its parameters go too.
+					b.restore(last.snap)
+					b.cut(last.open+1, last.close)
+				} else {
+					b.restore(snap)
+				}
 				b.cut(e, close)
 			}
 			off = close + 1
@@ -194,6 +218,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			paren--
 			last = groups[len(groups)-1]
 			groups = groups[:len(groups)-1]
+			last.close = off
+			if c == ')' && sx.parens == parensAny && b.cuttable(&last) {
+				b.restore(last.snap)
+				b.cut(last.open+1, off)
+			}
 		case '(', '[':
 			if c == '[' && (prev == '=' || prev == '(' || prev == ',' || prev == 'A' || prev == ':' || prev == 'i' && prevWord == "return") {
 				// An array literal: left out when large and empty of definitions.
@@ -203,7 +232,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					return close, defs
 				}
 				if inner {
-					defs = true
+					setDefs()
 				} else if close-e >= minLiteral {
 					b.restore(snap)
 					b.cut(e, close)
@@ -217,9 +246,14 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if prev == 'i' {
 				g.name = prevWord
 			}
+			g.generic = prev == '>' && sx.generics
 			g.afterEq = tokN == eqTok+1 || tokN == eqTok+2 && prevWord == "async" || prev == '>' && genericEq
+			g.open = -1
 			if c == '(' {
 				g.isNew, pendingNew = pendingNew, false
+				if sx.parens != parensNone {
+					g.open, g.snap = off, b.save()
+				}
 			}
 			groups = append(groups, g)
 			paren++
@@ -257,6 +291,34 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 	}
 	return len(src), defs
 }
+
+// cuttable reports whether the contents of the closed group g can be
+// left out: a parenthesis after a name (a call, a parameter list, an
+// annotation's or attribute's arguments, a tuple struct's fields; the
+// parser sees `f()`) that is not a keyword whose parenthesis must hold
+// something (if, pub(crate), import()), nor a Rust macro's name (`macro_rules!
+// m (...)`), holding no definition and worth a cut.
+func (b *bskel) cuttable(g *group) bool {
+	return g.open >= 0 && !g.complex && g.close-g.open > 4 && (g.name != "" || g.generic) && g.before != '!' &&
+		b.sx.kw[g.name]&(kwControl|kwKeep) == 0
+}
+
+// declStart reports whether a keyword that defines something (see
+// syntax.defs) at off, after a token of class prev, starts a declaration:
+// not Rust's `*const T`, `&'static str`, `<const N: usize>` or `fn(u8)`
+// type.
+func declStart(prev byte, src []byte, off int) bool {
+	switch prev {
+	case ';', '{', '}', ']', ')', 'i':
+		return true
+	case 'o':
+		return off > 0 && src[off-1] != '\''
+	}
+	return false
+}
+
+// qualifiers may stand between a C++ function's parameters and its body.
+var qualifiers = map[string]bool{"const": true, "override": true, "final": true, "noexcept": true, "volatile": true}
 
 // cutComment leaves out the comment src[off:e] (the lexer's last token):
 // the whole of it where white space stays beside it, so that no tokens

@@ -2,6 +2,7 @@ package codeindex
 
 import (
 	"bytes"
+	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -25,7 +26,7 @@ type syntax struct {
 	longBrackets bool      // Lua: [[...]], [==[...]==] strings and --[[...]] comments
 	regex        bool      // a / where an operand is expected starts a regular expression
 	jsx          bool      // a < where an operand is expected may start JSX (the skeleton gives up)
-	preproc      bool      // C, C++: # lines are directives
+	preproc      bool      // C, C++, C#: # lines are directives
 	heredoc      bool      // PHP: <<<ID ... ID
 	hashAttr     bool      // "#[" starts an attribute, not a comment (PHP 8)
 	// leadingComments: the grammar makes the comments before a statement
@@ -37,6 +38,14 @@ type syntax struct {
 	reserved map[string]bool
 
 	body bodyRule
+	// parens: which parentheses the brace skeleton empties (parensAny:
+	// every one after a name but those after the keep words;
+	// parensBody: a function's parameters before its body, where `T
+	// x(1);` would become a prototype).
+	parens parenRule
+	keep   []string
+	// generics: `name<T>(` is a name's parenthesis too.
+	generics bool
 	// containers are keywords whose braces hold definitions (class,
 	// namespace, impl…); funcs keywords that open a function (its braces
 	// are a body); defs keywords that define something wherever they stand
@@ -81,13 +90,22 @@ const (
 	bodyRuby                     // Ruby's `end` blocks (rubySkeleton)
 )
 
+// parenRule is which parentheses the brace skeleton empties.
+type parenRule uint8
+
+const (
+	parensNone parenRule = iota
+	parensAny
+	parensBody
+)
+
 const (
 	kwContainer = 1 << iota
 	kwFunc
 	kwDef
 	kwAny
 	kwControl // if, for, while…: `kw (...) {` is a statement
-	kwOperator
+	kwKeep    // `kw (...)`: the parenthesis stays whole (see syntax.keep)
 )
 
 // control words before a parenthesis that make `(...) {` a statement, not
@@ -111,6 +129,9 @@ func (sx *syntax) init() {
 	}
 	for _, w := range controlWords {
 		sx.kw[w] |= kwControl
+	}
+	for _, w := range sx.keep {
+		sx.kw[w] |= kwKeep
 	}
 }
 
@@ -136,26 +157,35 @@ func withC(s syntax) *syntax {
 	return mk(s)
 }
 
+// Words whose parenthesis must keep its contents (see syntax.keep).
+var (
+	cKeep  = strings.Fields("sizeof alignof _Alignof decltype typeof __typeof__ __attribute__ __declspec requires static_assert _Static_assert alignas noexcept throw asm __asm__ defined operator")
+	jsKeep = strings.Fields("import extends implements is as keyof infer satisfies unique readonly asserts declare")
+)
+
 var (
 	goSyntax = withC(syntax{family: "go", backtick: 'r', body: bodyGo, imports: goImports, testData: true})
-	cSyntax  = withC(syntax{family: "c", preproc: true, body: bodyBrackets,
+	cSyntax  = withC(syntax{family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum"}, defs: []string{"typedef"}})
-	cppSyntax = withC(syntax{family: "c", preproc: true, rawPrefix: true, body: bodyBrackets,
+	cppSyntax = withC(syntax{family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
-	javaSyntax = withC(syntax{family: "java", triple: true, body: bodyBrackets, anonClass: true, identBrace: true,
+	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true,
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
-	csharpSyntax = withC(syntax{family: "csharp", triple: true, verbatim: true, body: bodyBrackets, identBrace: true,
+	csharpSyntax = withC(syntax{generics: true, family: "csharp", preproc: true, triple: true, verbatim: true, body: bodyBrackets, parens: parensAny,
+		keep: strings.Fields("default sizeof checked unchecked stackalloc when is as out ref params public private protected internal static readonly async override virtual abstract sealed extern unsafe volatile const partial implicit explicit operator where var get set init add remove"), identBrace: true,
 		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}})
-	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, methods: true, assignFuncs: true, pairFuncs: true,
+	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
-	tsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, body: bodyBrackets, methods: true, assignFuncs: true,
+	tsSyntax = withC(syntax{generics: true, family: "js", backtick: 't', regex: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true,
 		containers: []string{"namespace", "module", "declare", "global"}, anyContainer: []string{"class", "interface", "enum", "type"},
 		funcs: []string{"function"}, defs: []string{"abstract"}})
 	tsxSyntax  = func() *syntax { s := *tsSyntax; s.jsx = true; return &s }()
-	rustSyntax = withC(syntax{family: "rust", nested: true, multiline: true, rawPrefix: true, lifetimes: true, body: bodyBrackets, identBrace: true,
+	rustSyntax = withC(syntax{generics: true, family: "rust", nested: true, multiline: true, rawPrefix: true, lifetimes: true, body: bodyBrackets, parens: parensAny,
+		keep: strings.Fields("pub as dyn mut ref unsafe const static crate self super where move let loop box"), identBrace: true,
 		anyContainer: []string{"struct", "union", "enum", "trait", "impl", "mod", "extern"}, funcs: []string{"fn"},
 		defs: []string{"fn", "const", "static", "type", "macro_rules", "struct", "enum", "union", "trait", "mod"}})
-	phpSyntax = withC(syntax{family: "php", lineComments: []string{"//", "#"}, multiline: true, heredoc: true, hashAttr: true, body: bodyBrackets,
+	phpSyntax = withC(syntax{family: "php", lineComments: []string{"//", "#"}, multiline: true, heredoc: true, hashAttr: true, body: bodyBrackets, parens: parensAny,
+		keep:       strings.Fields("isset empty unset list echo print include include_once require require_once exit die eval declare match use clone global instanceof and or xor as"),
 		containers: []string{"class", "interface", "trait", "enum", "namespace"}, funcs: []string{"function"}, defs: []string{"const"}})
 	pythonSyntax = mk(syntax{family: "python", lineComments: []string{"#"}, quotes: `"'`, triple: true, body: bodyIndent, defs: []string{"def", "class"}})
 	rubySyntax   = mk(syntax{family: "ruby", lineComments: []string{"#"}, quotes: `"'`, multiline: true, regex: true, body: bodyRuby})
