@@ -117,6 +117,7 @@ func runGrep(ctx context.Context, a grepArgs, maxBytes int) (string, error) {
 		Offset:     a.Offset,
 		MaxBytes:   maxBytes,
 		Budget:     a.budget,
+		Workspace:  s.WS,
 	}
 	skipped := &workspace.Skipped{}
 	src, err := grepSource(s, abs, rel, filter, a, &skipped)
@@ -171,6 +172,10 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 	if statErr == nil && !st.IsDir() && !st.Mode().IsRegular() && buffers[abs] == nil {
 		// A FIFO named on purpose gets an answer; one met by a walk is passed over.
 		return nil, workspace.NotRegularError{Path: rel, Mode: st.Mode()}
+	}
+	if statErr == nil && st.Mode().IsRegular() && ws.IsDeniedLink(abs) {
+		// A hard link to a denied file: missing, as read_file says.
+		return nil, fmt.Errorf("%s does not exist; find paths with glob or ls", rel)
 	}
 	if statErr == nil && !st.IsDir() || statErr != nil && buffers[abs] != nil {
 		// One file: searched whatever the filters and ignore rules say, as rg does.

@@ -28,9 +28,9 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 // rather than on every keystroke.
 func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspace.Edit, known, exact bool) error {
 	version, text := wb.Version, wb.Text
-	rel, _ := ix.paths(path)
+	rel, abs := ix.paths(path)
 	l := LanguageFor(rel)
-	if rel == "" || l == nil || ix.ws.Denied(rel) {
+	if rel == "" || l == nil || ix.ws.Denied(rel) || ix.ws.IsDeniedLink(abs) {
 		return nil
 	}
 	ix.bufMu.Lock()

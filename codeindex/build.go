@@ -27,11 +27,16 @@ type job struct {
 // stat returns the size and mtime of the regular file j, by its name in
 // its directory's descriptor (see workspace.FileReader: the kernel
 // resolves one component; a batch comes sorted by directory).
-func (x *extractor) stat(root string, j *job) (size, mtime int64, ok bool) {
+func (x *extractor) stat(ws *workspace.Workspace, j *job) (size, mtime int64, ok bool) {
+	return x.reader(ws).Stat(ws.Root(), j.rel)
+}
+
+// reader is the extractor's reader of ws's files, made on first use.
+func (x *extractor) reader(ws *workspace.Workspace) *workspace.FileReader {
 	if x.fr == nil {
-		x.fr = workspace.NewFileReader()
+		x.fr = ws.NewFileReader()
 	}
-	return x.fr.Stat(root, j.rel)
+	return x.fr
 }
 
 // byDir orders a batch of jobs by directory (stably), so that a worker's
@@ -82,7 +87,6 @@ func (ix *Index) build(ctx context.Context) error {
 			x := newExtractor()
 			defer x.Close()
 			ready := false
-			root := ix.ws.Root()
 			var backlog [][]job
 			index := func(js []job) {
 				for i := range js {
@@ -113,7 +117,7 @@ func (ix *Index) build(ctx context.Context) error {
 				if !ready { // stat now, compare later
 					for i := range js {
 						j := &js[i]
-						j.size, j.mtime, j.statOK = x.stat(root, j)
+						j.size, j.mtime, j.statOK = x.stat(ix.ws, j)
 						j.stated = true
 					}
 					backlog = append(backlog, js)
@@ -251,7 +255,7 @@ func (ix *Index) indexFile(x *extractor, j *job, c *fileEntry, ks *skipStat) boo
 	if c != nil || ks != nil {
 		size, mtime, ok := j.size, j.mtime, j.statOK
 		if !j.stated {
-			size, mtime, ok = x.stat(ix.ws.Root(), j)
+			size, mtime, ok = x.stat(ix.ws, j)
 		}
 		switch {
 		case !ok:
@@ -264,7 +268,7 @@ func (ix *Index) indexFile(x *extractor, j *job, c *fileEntry, ks *skipStat) boo
 	}
 	// The text goes into the extractor's buffer, reused from file to file:
 	// symbols copy what they keep.
-	src, size, mtime, err := x.read(ix.ws.Root(), j.rel)
+	src, size, mtime, err := x.read(ix.ws, j.rel)
 	if err != nil {
 		ix.drop(j.rel, err == errTooLarge)
 		return c != nil
@@ -320,17 +324,14 @@ func (ix *Index) putDisk(rel string, e *fileEntry) {
 
 var errTooLarge = errors.New("file over the size limit")
 
-// read reads a regular file of the folder root from disk into the
-// extractor's buffer, opened beneath root by descriptor (see
+// read reads a regular file of the folder ws from disk into the
+// extractor's buffer, opened beneath its root by descriptor (see
 // workspace.FileReader: no symlink, nothing outside, even after a directory
-// was swapped for a symlink); the result is valid until the next read. It
-// returns the size and mtime of the file; errTooLarge for a file over
-// maxFileSize.
-func (x *extractor) read(root, rel string) (src []byte, size, mtime int64, err error) {
-	if x.fr == nil {
-		x.fr = workspace.NewFileReader()
-	}
-	src, mtime, err = x.fr.Read(root, rel, maxFileSize, x.buf)
+// was swapped for a symlink, and no hard link to a denied file); the result
+// is valid until the next read. It returns the size and mtime of the file;
+// errTooLarge for a file over maxFileSize.
+func (x *extractor) read(ws *workspace.Workspace, rel string) (src []byte, size, mtime int64, err error) {
+	src, mtime, err = x.reader(ws).Read(ws.Root(), rel, maxFileSize, x.buf)
 	if cap(src) > cap(x.buf) {
 		x.buf = src[:0]
 	}
@@ -357,7 +358,7 @@ func (ix *Index) readDisk(rel string) ([]byte, error) {
 		buf = make([]byte, 0, f.size+1)
 	}
 	ix.mu.RUnlock()
-	fr := workspace.NewFileReader()
+	fr := ix.ws.NewFileReader()
 	defer fr.Close()
 	src, _, err := fr.Read(ix.ws.Root(), rel, 0, buf)
 	return src, err

@@ -86,3 +86,60 @@ func TestSecretsHardLink(t *testing.T) {
 		t.Errorf("an ordinary file: %s", r.Content)
 	}
 }
+
+// TestSecretsHardLinkSearch: grep and the code index pass over a hard link
+// to a denied file as they pass over the file itself, whether the search
+// walks the folder (the first) or uses the session's file table (the
+// next ones); an ordinary file beside it is still found.
+func TestSecretsHardLinkSearch(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := tempRoot(t)
+	writeFiles(t, root, map[string]string{
+		"secret/keys.go": "package secret\n\n// " + secret + "\nfunc LeakedKeys() {}\n",
+		"main.go":        "package main\n\n// " + secret[:6] + " is not the whole secret\nfunc VisibleFunc() {}\n",
+	})
+	if err := os.Link(filepath.Join(root, "secret/keys.go"), filepath.Join(root, "copy.go")); err != nil {
+		t.Skip(err)
+	}
+	s := startServer(t, root, map[string]any{"secrets": map[string]any{"deny": []string{"secret/"}}})
+	for i, args := range []map[string]any{
+		{"pattern": secret},
+		{"pattern": secret},
+		{"pattern": secret[:6], "output_mode": "files_with_matches"},
+	} {
+		r := s.call("grep", args)
+		noSecret(t, "grep", r)
+		if strings.Contains(r.Content, "copy.go") {
+			t.Errorf("grep %d %v lists the hard link: %s", i, args, short(r.Content, 300))
+		}
+		if args["output_mode"] != nil && !strings.Contains(r.Content, "main.go") {
+			t.Errorf("grep %v misses main.go: %s", args, short(r.Content, 300))
+		}
+	}
+	r := s.call("grep", map[string]any{"pattern": secret, "path": "copy.go"})
+	noSecret(t, "grep copy.go", r)
+	if !r.IsError || !strings.Contains(r.Content, "does not exist") {
+		t.Errorf("grep in the hard link by name = %q, want it missing", r.Content)
+	}
+	for _, args := range []map[string]any{
+		{"action": "search", "query": "Leaked"},
+		{"action": "outline", "path": "copy.go"},
+		{"action": "map"},
+	} {
+		r := s.call("code_index", args)
+		if strings.Contains(r.Content, "LeakedKeys") || strings.Contains(r.Content, "copy.go:") {
+			t.Errorf("code_index %v shows the hard link: %s", args, short(r.Content, 300))
+		}
+	}
+	if r := s.call("code_index", map[string]any{"action": "search", "query": "VisibleFunc"}); !strings.Contains(r.Content, "main.go") {
+		t.Errorf("code_index misses main.go: %s", r.Content)
+	}
+	// The editor opened the link: its buffer is the denied file's text.
+	s.Open(filepath.Join(root, "copy.go"), "package secret\n\n// "+secret+" edited\nfunc LeakedKeys() {}\n")
+	s.Sync()
+	noSecret(t, "grep with the link open", s.call("grep", map[string]any{"pattern": secret}))
+	noSecret(t, "read_file of the open link", s.call("read_file", map[string]any{"path": "copy.go"}))
+	if r := s.call("code_index", map[string]any{"action": "search", "query": "Leaked"}); strings.Contains(r.Content, "LeakedKeys") {
+		t.Errorf("code_index shows the open link's buffer: %s", short(r.Content, 300))
+	}
+}

@@ -56,6 +56,9 @@ type Query struct {
 	MaxLineLen int           // characters of a line shown; 0: DefaultMaxLineLen
 	Budget     time.Duration // time allowed; 0: DefaultBudget
 	MaxBytes   int           // output size the results stop at; 0: no limit
+	// Workspace, when set, is the folder the files are read from: through
+	// its readers, which pass over a hard link to one of its denied files.
+	Workspace *workspace.Workspace
 }
 
 // File is one file to search. Text, when non-nil, is searched instead of the
@@ -163,7 +166,7 @@ func (s *search) file(f File) {
 	select {
 	case w = <-s.workers:
 	default:
-		w = &worker{sc: s.q.Pattern.newScanner(), dr: workspace.NewFileReader()}
+		w = &worker{sc: s.q.Pattern.newScanner(), dr: newReader(s.q.Workspace)}
 	}
 	defer func() {
 		select {
@@ -399,6 +402,14 @@ func decodeText(data []byte) (out []byte, utf16 bool) {
 		return out, true
 	}
 	return data, false
+}
+
+// newReader is a reader of ws's files (any folder's when nil).
+func newReader(ws *workspace.Workspace) *workspace.FileReader {
+	if ws == nil {
+		return workspace.NewFileReader()
+	}
+	return ws.NewFileReader()
 }
 
 func lineEnd(data []byte, at int) int {

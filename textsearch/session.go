@@ -76,6 +76,7 @@ func SessionTable(s *workspace.Session, opts workspace.WalkOptions) (*Table, *wo
 				return nil
 			})
 		}, budget)
+		t.ws = ws // a hard link to a denied file is passed over
 		st.tables[key] = t
 	}
 	return t, st.skipped[key]

@@ -34,7 +34,8 @@ type WalkFunc func(ctx context.Context, fn func(abs, rel string, isDir bool)) er
 type Table struct {
 	root   string
 	walk   WalkFunc
-	budget int64 // bytes of content kept
+	budget int64                // bytes of content kept
+	ws     *workspace.Workspace // when set, files are read through its readers
 
 	mu     sync.Mutex
 	snap   *tableSnap // nil: walk before the next search
@@ -216,7 +217,7 @@ func (t *Table) Source(dirRel string, filter *Filter, overlay Overlay) Source {
 			go func() {
 				defer wg.Done()
 				var buf []byte
-				dr := workspace.NewFileReader()
+				dr := newReader(t.ws)
 				defer dr.Close()
 				for ctx.Err() == nil {
 					lo := int(next.Add(run) - run)

@@ -22,6 +22,10 @@ type FileReader struct {
 // NewFileReader returns a reader with nothing open yet.
 func NewFileReader() *FileReader { return &FileReader{} }
 
+// NewFileReader returns a reader of w's folder. Hard links are not
+// recognised here (no inode numbers): it is NewFileReader.
+func (w *Workspace) NewFileReader() *FileReader { return &FileReader{} }
+
 // ReadAt reads the file rel of the folder root, appending to buf[:0];
 // size is a hint for the buffer.
 func (d *FileReader) ReadAt(root, rel string, size int64, buf []byte) ([]byte, error) {
@@ -34,9 +38,12 @@ func (d *FileReader) ReadAt(root, rel string, size int64, buf []byte) ([]byte, e
 		return buf, err
 	}
 	defer file.Close()
+	if st, err := file.Stat(); err == nil {
+		size = st.Size() // read no more than the size it has now
+	}
 	b := bytes.NewBuffer(buf[:0])
 	b.Grow(int(size) + 1)
-	_, err = b.ReadFrom(file)
+	_, err = b.ReadFrom(io.LimitReader(file, size+readSlack))
 	return b.Bytes(), err
 }
 
@@ -65,7 +72,7 @@ func (d *FileReader) Read(root, rel string, maxSize int64, buf []byte) ([]byte, 
 	}
 	b := bytes.NewBuffer(buf[:0])
 	b.Grow(int(st.Size()) + 1)
-	_, err = b.ReadFrom(file)
+	_, err = b.ReadFrom(io.LimitReader(file, st.Size()+readSlack))
 	return b.Bytes(), st.ModTime().UnixNano(), err
 }
 
@@ -112,6 +119,9 @@ func (d *FileReader) ReadHead(root, rel string, size int64, maxBytes int, buf []
 		return buf, false, err
 	}
 	defer file.Close()
+	if st, err := file.Stat(); err == nil && st.Size()+readSlack < int64(maxBytes) {
+		maxBytes = int(st.Size() + readSlack) // the size it has now, and no more
+	}
 	b := bytes.NewBuffer(buf[:0])
 	n, err := b.ReadFrom(io.LimitReader(file, int64(maxBytes)+1))
 	if n > int64(maxBytes) {
@@ -140,3 +150,7 @@ func (d *FileReader) Open(root, rel string) (*os.File, error) {
 	}
 	return file, nil
 }
+
+// readSlack is how far past the size it had when opened a file is read: one
+// that grows meanwhile is read as that prefix.
+const readSlack = 64 << 10

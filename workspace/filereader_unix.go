@@ -42,31 +42,33 @@ type FileReader struct {
 	rootFD int    // -1: none
 	dir    string // directory of fd, relative to root ("" the root itself)
 	fd     int    // -1: none; rootFD when dir == ""
+	ws     *Workspace
 }
 
-// NewFileReader returns a reader with no descriptor open yet.
+// NewFileReader returns a reader with no descriptor open yet. It knows no
+// deny list: a tool's reads go through Workspace.NewFileReader.
 func NewFileReader() *FileReader { return &FileReader{rootFD: -1, fd: -1} }
 
-// ReadAt reads the file rel of the folder root, appending to buf[:0];
-// size is a hint for the buffer.
+// NewFileReader returns a reader of w's folder that also refuses a hard
+// link to a denied file of w under another name (as missing): a file with
+// more than one link whose (device, inode) is a denied file's.
+func (w *Workspace) NewFileReader() *FileReader {
+	return &FileReader{rootFD: -1, fd: -1, ws: w}
+}
+
+// ReadAt reads the file rel of the folder root, appending to buf[:0]. The
+// size the open file has is read and no more (size, the caller's idea of
+// it, is not needed).
 func (d *FileReader) ReadAt(root, rel string, size int64, buf []byte) ([]byte, error) {
-	fd, err := d.open(root, rel)
-	if err != nil {
-		return buf, err
-	}
-	defer unix.Close(fd)
-	return readFD(fd, size, buf[:0])
+	data, _, _, err := d.read(root, rel, 0, 0, buf)
+	return data, err
 }
 
 // ReadHead is ReadAt that reads at most maxBytes: more reports that the
 // file goes on (search it in parts through Open).
 func (d *FileReader) ReadHead(root, rel string, size int64, maxBytes int, buf []byte) (data []byte, more bool, err error) {
-	fd, err := d.open(root, rel)
-	if err != nil {
-		return buf, false, err
-	}
-	defer unix.Close(fd)
-	return readFDMax(fd, size, maxBytes, buf[:0])
+	data, more, _, err = d.read(root, rel, 0, maxBytes, buf)
+	return data, more, err
 }
 
 // Open opens the regular file rel of the folder root for reading (a FIFO
@@ -77,39 +79,67 @@ func (d *FileReader) Open(root, rel string) (*os.File, error) {
 		return nil, err
 	}
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+	if err := d.statFD(fd, rel, &st); err != nil {
 		unix.Close(fd)
 		return nil, err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
-		return nil, NotRegularError{Path: rel, Mode: modeOfStat(uint32(st.Mode))}
 	}
 	return os.NewFile(uintptr(fd), rel), nil
 }
 
 // Read reads the regular file rel of the folder root, appending to
-// buf[:0], and returns its size and modification time (Unix ns) as the open
-// file had them. A file over maxSize (> 0) is refused with an error
-// wrapping ErrTooLarge before it is read; a FIFO or device with an error.
+// buf[:0], and returns its modification time (Unix ns) as the open file
+// had it; the size the open file has is read and no more. A file over
+// maxSize (> 0) is refused with an error wrapping ErrTooLarge before it is
+// read; a FIFO or device with an error.
 func (d *FileReader) Read(root, rel string, maxSize int64, buf []byte) (data []byte, mtime int64, err error) {
+	data, _, mtime, err = d.read(root, rel, maxSize, 0, buf)
+	return data, mtime, err
+}
+
+// read opens rel, checks it (statFD; over maxSize > 0: ErrTooLarge) and
+// reads it with readFD.
+func (d *FileReader) read(root, rel string, maxSize int64, maxBytes int, buf []byte) (data []byte, more bool, mtime int64, err error) {
 	fd, err := d.open(root, rel)
 	if err != nil {
-		return buf, 0, err
+		return buf, false, 0, err
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return buf, 0, err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf, 0, NotRegularError{Path: rel, Mode: modeOfStat(uint32(st.Mode))}
+	if err := d.statFD(fd, rel, &st); err != nil {
+		return buf, false, 0, err
 	}
 	if maxSize > 0 && st.Size > maxSize {
-		return buf, 0, fmt.Errorf("%s is %s, over the %s limit: %w", rel, humanSize(st.Size), humanSize(maxSize), ErrTooLarge)
+		return buf, false, 0, fmt.Errorf("%s is %s, over the %s limit: %w", rel, humanSize(st.Size), humanSize(maxSize), ErrTooLarge)
 	}
-	data, err = readFD(fd, st.Size, buf[:0])
-	return data, st.Mtim.Nano(), err
+	if testHookStat != nil {
+		testHookStat()
+	}
+	data, more, err = readFD(fd, st.Size, maxBytes, buf[:0])
+	return data, more, st.Mtim.Nano(), err
+}
+
+// statFD fstats the open file fd (named rel): it must be a regular file,
+// and not a hard link to a denied file (see denied).
+func (d *FileReader) statFD(fd int, rel string, st *unix.Stat_t) error {
+	err := unix.Fstat(fd, st)
+	for err == unix.EINTR {
+		err = unix.Fstat(fd, st)
+	}
+	switch {
+	case err != nil:
+		return err
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return NotRegularError{Path: rel, Mode: modeOfStat(uint32(st.Mode))}
+	case d.denied(st):
+		return errDenied{rel: rel}
+	}
+	return nil
+}
+
+// denied reports whether the file st is a denied file of the reader's
+// workspace by another name: only a file with more than one link can be.
+func (d *FileReader) denied(st *unix.Stat_t) bool {
+	return d.ws != nil && st.Nlink > 1 && d.ws.deniedID(fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, uint64(st.Nlink))
 }
 
 // open opens the file rel (clean, '/'-separated, relative) of the folder
@@ -135,7 +165,7 @@ func (d *FileReader) Stat(root, rel string) (size, mtime int64, ok bool) {
 		return 0, 0, false
 	}
 	var st unix.Stat_t
-	if unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	if unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || d.denied(&st) {
 		return 0, 0, false
 	}
 	return st.Size, st.Mtim.Nano(), true
@@ -262,64 +292,46 @@ func (d *FileReader) Close() {
 	d.root, d.rootFD = "", -1
 }
 
-// readSlack is how far past the size fstat reported a read goes on: a file
-// that a writer keeps growing is read as the prefix it had then (and this).
+// readSlack is how far past the size fstat reported a file reported empty
+// is read: a file system that does not know a file's size (some virtual
+// ones say 0) still gives its first bytes.
 const readSlack = 64 << 10
 
-// firstReadMax bounds the first buffer of a read, whatever the size hint:
-// a larger file is sniffed for binary content before it is read whole.
+// firstReadMax bounds the first buffer of a read, whatever the size: a
+// larger file is sniffed for binary content before it is read whole.
 const firstReadMax = 4 << 20
 
-// readFD reads the open regular file fd into buf, to its end or to the
-// size fstat gives when the buffer first fills plus readSlack, whichever
-// comes first, so that a file growing while it is read costs its size at
-// that moment and no more. A file over the first buffer whose first 8 KiB
-// hold a NUL byte (binary; UTF-16 with a BOM is text) is read no further:
-// the prefix is enough to call it binary, and a 2 GB sparse file is not
-// read into memory to find that out.
-func readFD(fd int, size int64, buf []byte) ([]byte, error) {
-	data, _, err := readFDMax(fd, size, 0, buf)
-	return data, err
-}
-
-// readFDMax is readFD that stops after max bytes (max > 0), reporting
-// whether the file goes on.
-func readFDMax(fd int, size int64, maxBytes int, buf []byte) (_ []byte, more bool, _ error) {
-	want := min(int(size)+1, firstReadMax)
-	if maxBytes > 0 {
-		want = min(want, maxBytes+1)
+// readFD reads the open regular file fd, whose size was size when it was
+// stat'ed, into buf: to its end or to that size, whichever comes first,
+// so that a file growing while it is read costs the size it had and no
+// more (it is read as that prefix), and to at most maxBytes (> 0), more
+// reporting that the file goes on past them. A file over the first buffer
+// whose first 8 KiB hold a NUL byte (binary; UTF-16 with a BOM is text) is
+// read no further: the prefix is enough to call it binary, and a 2 GB
+// sparse file is not read into memory to find that out.
+func readFD(fd int, size int64, maxBytes int, buf []byte) (_ []byte, more bool, _ error) {
+	limit := int(size)
+	if size == 0 {
+		limit = readSlack
 	}
-	if cap(buf) < want {
-		buf = make([]byte, 0, max(want, minReadBuf))
+	if maxBytes > 0 && limit > maxBytes {
+		limit, more = maxBytes, true
 	}
-	limit := -1 // bytes to read at most; -1 until the buffer first fills
-	for {
-		if maxBytes > 0 && len(buf) > maxBytes {
-			return buf[:maxBytes], true, nil
-		}
+	if first := min(limit, firstReadMax); cap(buf) < first {
+		buf = make([]byte, 0, max(first, minReadBuf))
+	}
+	sniffed := false
+	for len(buf) < limit {
 		if len(buf) == cap(buf) {
-			want := 2 * cap(buf)
-			if limit < 0 {
-				if IsBinary(buf) {
-					return buf, false, nil
-				}
-				// Larger than the buffer: grow once to the file's size.
-				limit = len(buf) + readSlack
-				var st unix.Stat_t
-				if unix.Fstat(fd, &st) == nil && int(st.Size) >= len(buf) {
-					want, limit = int(st.Size)+1, int(st.Size)+readSlack
-				}
-			} else if len(buf) >= limit {
-				return buf, false, nil // it grew while read: keep the prefix
+			if !sniffed && IsBinary(buf) {
+				return buf, false, nil
 			}
-			if maxBytes > 0 {
-				limit = min(limit, maxBytes+1)
-			}
-			nb := make([]byte, len(buf), min(want, limit))
+			sniffed = true
+			nb := make([]byte, len(buf), limit)
 			copy(nb, buf)
 			buf = nb
 		}
-		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		n, err := unix.Read(fd, buf[len(buf):min(cap(buf), limit)])
 		if err == unix.EINTR {
 			continue
 		}
@@ -327,10 +339,11 @@ func readFDMax(fd int, size int64, maxBytes int, buf []byte) (_ []byte, more boo
 			return buf, false, err
 		}
 		if n == 0 {
-			return buf, false, nil
+			return buf, false, nil // shorter than it was
 		}
 		buf = buf[:len(buf)+n]
 	}
+	return buf, more, nil
 }
 
 // modeOfStat is the fs.FileMode type bits of a stat mode (enough to name
@@ -352,3 +365,7 @@ func modeOfStat(m uint32) fs.FileMode {
 	}
 	return 0
 }
+
+// testHookStat, when set, runs when a read has looked at the file's size
+// (the tests grow the file then).
+var testHookStat func()

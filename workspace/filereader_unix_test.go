@@ -98,3 +98,48 @@ func TestFileReaderLimits(t *testing.T) {
 		t.Error("read a directory")
 	}
 }
+
+// TestFileReaderGrowingFile: a file that a writer grows after the reader
+// looked at its size is read as the prefix it had then — by ReadAt,
+// ReadHead and Read alike — however much it grows (here 1 MiB, past the
+// first read buffer).
+func TestFileReaderGrowingFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "log.txt")
+	const first = "first line\n"
+	grow := []byte(strings.Repeat("grown meanwhile\n", 1<<16))
+	testHookStat = func() {
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer f.Close()
+		f.Write(grow)
+	}
+	t.Cleanup(func() { testHookStat = nil })
+	d := NewFileReader()
+	defer d.Close()
+	for name, read := range map[string]func() ([]byte, error){
+		"ReadAt": func() ([]byte, error) { return d.ReadAt(dir, "log.txt", int64(len(first)), nil) },
+		"ReadHead": func() ([]byte, error) {
+			data, more, err := d.ReadHead(dir, "log.txt", int64(len(first)), 8<<20, nil)
+			if more {
+				t.Errorf("ReadHead: more")
+			}
+			return data, err
+		},
+		"Read": func() ([]byte, error) {
+			data, _, err := d.Read(dir, "log.txt", 0, nil)
+			return data, err
+		},
+	} {
+		if err := os.WriteFile(p, []byte(first), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		data, err := read()
+		if err != nil || string(data) != first {
+			t.Errorf("%s of a growing file: %d bytes (%q…), %v; want the %d it had", name, len(data), data[:min(len(data), 30)], err, len(first))
+		}
+	}
+}

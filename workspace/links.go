@@ -12,14 +12,19 @@ type fileID struct{ dev, ino uint64 }
 
 // deniedIDs is the set of identities of the denied regular files of the
 // folder, so that a hard link to one made elsewhere in the folder (under a
-// name the deny list does not cover) is denied too. It is built by a walk
-// of the denied files when a file with more than one link is read, and
-// rebuilt once it is older than linkSetTTL or the deny list changed.
+// name the deny list does not cover) is denied too. Only a file with more
+// than one link needs the look-up (most files have one: the set is never
+// built for them). The set is built by a walk of the folder when such a
+// file is first read, and built again when the deny list changed or when it
+// is older than linkSetTTL and ten times the last walk's duration (so that
+// a search meeting many hard links spends at most about a tenth of its
+// time walking for them).
 type deniedIDs struct {
 	mu      sync.Mutex
 	ids     map[fileID]bool
 	version uint64
 	built   time.Time
+	took    time.Duration
 }
 
 const linkSetTTL = time.Second
@@ -29,27 +34,63 @@ const linkSetTTL = time.Second
 // another name.
 func (w *Workspace) deniedLink(st fs.FileInfo) bool {
 	id, nlink, ok := statID(st)
-	if !ok || nlink < 2 {
+	return ok && w.deniedID(id, nlink)
+}
+
+// deniedID reports whether the file with identity id and nlink links is a
+// denied file of the folder (by any of its names).
+func (w *Workspace) deniedID(id fileID, nlink uint64) bool {
+	if nlink < 2 {
 		return false
 	}
 	d := &w.linked
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if v := w.DenyVersion(); d.ids == nil || d.version != v || time.Since(d.built) > linkSetTTL {
-		ids := map[fileID]bool{}
-		opts := WalkOptions{Hidden: true, IncludeIgnored: true, IncludeDenied: true}
-		w.Walk(context.Background(), "", opts, func(e WalkEntry) error {
-			if e.IsDir || !e.Mode.IsRegular() || !w.Denied(e.Rel) {
-				return nil
-			}
-			if fi, err := lstatAbs(e.Abs); err == nil {
-				if id, _, ok := statID(fi); ok {
-					ids[id] = true
-				}
-			}
-			return nil
-		})
-		d.ids, d.version, d.built = ids, v, time.Now()
+	if v := w.DenyVersion(); d.ids == nil || d.version != v || time.Since(d.built) > max(linkSetTTL, 10*d.took) {
+		start := time.Now()
+		d.ids, d.version = w.walkDeniedIDs(), v
+		d.built, d.took = time.Now(), time.Since(start)
 	}
 	return d.ids[id]
+}
+
+// walkDeniedIDs collects the identities of the denied regular files of the
+// folder: a walk of everything (hidden, ignored, denied) that stats only
+// the denied files.
+func (w *Workspace) walkDeniedIDs() map[fileID]bool {
+	var mu sync.Mutex
+	ids := map[fileID]bool{}
+	opts := WalkOptions{Hidden: true, IncludeIgnored: true, IncludeDenied: true, NoStat: true, Parallel: 2}
+	w.Walk(context.Background(), "", opts, func(e WalkEntry) error {
+		if e.IsDir || !e.Mode.IsRegular() || !w.Denied(e.Rel) {
+			return nil
+		}
+		if fi, err := lstatAbs(e.Abs); err == nil {
+			if id, _, ok := statID(fi); ok {
+				mu.Lock()
+				ids[id] = true
+				mu.Unlock()
+			}
+		}
+		return nil
+	})
+	return ids
+}
+
+// IsDeniedLink reports whether the regular file at abs (not followed if a
+// symlink) is a hard link to a denied file of the folder under a name the
+// deny list does not cover; such a file reads as missing.
+func (w *Workspace) IsDeniedLink(abs string) bool {
+	fi, err := lstatAbs(abs)
+	return err == nil && fi.Mode().IsRegular() && w.deniedLink(fi)
+}
+
+// contentDenied reports whether c, read from abs, is a denied file's under
+// another name: its disk file's identity, or for an open buffer the
+// identity of the file on disk at abs.
+func (w *Workspace) contentDenied(abs string, c Content) bool {
+	if c.info != nil {
+		return w.deniedLink(c.info)
+	}
+	return c.FromBuffer && w.IsDeniedLink(abs)
 }

@@ -244,7 +244,7 @@ func (w *Workspace) Buffers() []Buffer {
 	m := *w.bufs.Load()
 	out := make([]Buffer, 0, len(m))
 	for _, o := range m {
-		if w.Denied(o.buf.Path) {
+		if w.Denied(o.buf.Path) || w.IsDeniedLink(o.buf.Path) {
 			continue
 		}
 		out = append(out, o.buf)

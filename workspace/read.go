@@ -111,7 +111,7 @@ func (w *Workspace) ReadFileWith(path string, opts ReadOptions) (*File, error) {
 		maxSize = MaxTextFile
 	}
 	c, err := w.src.Read(abs, maxSize)
-	if err == nil && c.info != nil && w.deniedLink(c.info) {
+	if err == nil && w.contentDenied(abs, c) {
 		// A hard link to a denied file, under another name.
 		err = errDenied{rel: rel}
 	}
@@ -181,7 +181,7 @@ func (w *Workspace) ReadRaw(abs string) ([]byte, bool, error) {
 		return nil, false, errDenied{rel: w.Rel(abs)}
 	}
 	c, err := w.rawSrc.Read(abs, 0)
-	if err == nil && c.info != nil && w.deniedLink(c.info) {
+	if err == nil && w.contentDenied(abs, c) {
 		return nil, false, errDenied{rel: w.Rel(abs)}
 	}
 	return c.Data, c.FromBuffer, err

@@ -244,7 +244,7 @@ func (w *Workspace) Read(abs string, maxSize int64) (Content, error) {
 		return Content{}, errDenied{rel: w.Rel(abs)}
 	}
 	c, err := w.src.Read(abs, maxSize)
-	if err == nil && c.info != nil && w.deniedLink(c.info) {
+	if err == nil && w.contentDenied(abs, c) {
 		return Content{}, errDenied{rel: w.Rel(abs)}
 	}
 	return c, err
