@@ -148,10 +148,11 @@ func HostAllowed(patterns []string, host string) bool {
 
 // callSummary names what a call acts on, for the prompt.
 func callSummary(args json.RawMessage) string {
-	var a map[string]any
+	var a map[string]json.RawMessage
 	json.Unmarshal(args, &a)
 	for _, key := range []string{"command", "path", "source", "url", "shell_id"} {
-		if v, ok := a[key].(string); ok && v != "" {
+		var v string
+		if json.Unmarshal(a[key], &v) == nil && v != "" {
 			if len(v) > 200 {
 				v = v[:200] + "…"
 			}

@@ -170,6 +170,12 @@ func (s *Server) callTool(ctx context.Context, arg json.RawMessage, token json.R
 	return reg.Call(ctx, a.Name, args), nil
 }
 
+// batchResult is agentls.callTools' result: one result per call, in call
+// order.
+type batchResult struct {
+	Results []registry.Result `json:"results"`
+}
+
 func (s *Server) callTools(ctx context.Context, arg json.RawMessage, token json.RawMessage) (any, error) {
 	var a struct {
 		Calls     []toolCall `json:"calls"`
@@ -199,7 +205,7 @@ func (s *Server) callTools(ctx context.Context, arg json.RawMessage, token json.
 		for i := range results {
 			results[i] = registry.Result{IsError: true, Content: fmt.Sprintf("workspace %s is not an open folder; open folders: %s", a.Workspace, s.folderList())}
 		}
-		return map[string]any{"results": results}, nil
+		return batchResult{Results: results}, nil
 	}
 	if f != nil {
 		if err := f.waitReady(ctx); err != nil {
@@ -224,7 +230,7 @@ func (s *Server) callTools(ctx context.Context, arg json.RawMessage, token json.
 			results[at[j]] = r
 		}
 	}
-	return map[string]any{"results": results}, nil
+	return batchResult{Results: results}, nil
 }
 
 // callContext is the context a tool call runs in: the folder's session and

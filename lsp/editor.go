@@ -29,10 +29,39 @@ func (e *editor) disk() workspace.DiskEditor { return workspace.DiskEditor{WS: e
 type applyResult = protocol.ApplyWorkspaceEditResponse
 
 // applyEditParams is protocol.ApplyWorkspaceEditParams with an edit that
-// may hold resource operations.
+// may hold resource operations: Edit is a protocol.WorkspaceEdit or a
+// fileOpEdit.
 type applyEditParams struct {
 	Label string `json:"label"`
 	Edit  any    `json:"edit"`
+}
+
+// fileOpEdit is a WorkspaceEdit whose documentChanges are file operations:
+// protocol v0.12.0's WorkspaceEdit holds text document edits only.
+type fileOpEdit[Op protocol.RenameFile | protocol.DeleteFile] struct {
+	DocumentChanges []Op `json:"documentChanges"`
+}
+
+// addTextEdits adds the edits of the document at uri, whose buffer has
+// version, to edit: as a versioned TextDocumentEdit when the client takes
+// documentChanges (it refuses the edit if the buffer moved on), else under
+// changes.
+func addTextEdits(edit *protocol.WorkspaceEdit, documentChanges bool, uri string, version int32, edits []protocol.TextEdit) {
+	u := protocol.DocumentURI(uri)
+	if !documentChanges {
+		if edit.Changes == nil {
+			edit.Changes = map[protocol.DocumentURI][]protocol.TextEdit{}
+		}
+		edit.Changes[u] = edits
+		return
+	}
+	edit.DocumentChanges = append(edit.DocumentChanges, protocol.TextDocumentEdit{
+		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
+			TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u},
+			Version:                &version,
+		},
+		Edits: edits,
+	})
 }
 
 // errEditUnknown: the call ended before the editor answered an edit, which
@@ -44,9 +73,6 @@ var errEditUnknown = errors.New("the call ended before the editor answered the e
 // when ctx ends first: onApplied runs whenever the editor answers
 // applied:true, and an edit applied after the call ended is logged, so a
 // result never says that an edit failed while it is in the buffer.
-// A resource operation (protocol.RenameFile, protocol.DeleteFile) goes in
-// a map as documentChanges: protocol v0.12.0's WorkspaceEdit holds text
-// edits only.
 func (e *editor) applyEdit(ctx context.Context, label string, edit any, onApplied func()) (applyResult, error) {
 	type answer struct {
 		res applyResult
@@ -139,18 +165,8 @@ func (e *editor) write(ctx context.Context, req workspace.WriteRequest) (workspa
 	if len(edits) == 0 {
 		return workspace.WriteResult{InBuffer: true, Saved: !buf.Dirty, Note: "the buffer already had this text"}, nil
 	}
-	uri := protocol.DocumentURI(d.uri)
-	edit := protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{uri: edits}}
-	if c.documentChanges {
-		version := buf.Version
-		edit = protocol.WorkspaceEdit{DocumentChanges: []protocol.TextDocumentEdit{{
-			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
-				TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri},
-				Version:                &version,
-			},
-			Edits: edits,
-		}}}
-	}
+	var edit protocol.WorkspaceEdit
+	addTextEdits(&edit, c.documentChanges, d.uri, buf.Version, edits)
 	// The overlay takes the edit as soon as the editor accepts it: the next
 	// read sees it even when the editor reports its buffer late.
 	res, err := e.applyEdit(ctx, "agentls: edit "+rel, edit, func() {
@@ -198,7 +214,7 @@ func (e *editor) save(ctx context.Context, uri string) (bool, error) {
 	var res struct {
 		Saved bool `json:"saved"`
 	}
-	if err := e.s.conn.Call(ctx, "agentls/saveDocument", map[string]any{"uri": uri}, &res); err != nil {
+	if err := e.s.conn.Call(ctx, "agentls/saveDocument", protocol.TextDocumentIdentifier{URI: protocol.DocumentURI(uri)}, &res); err != nil {
 		return false, fmt.Errorf("saving failed: %w", err)
 	}
 	return res.Saved, nil
@@ -244,7 +260,7 @@ func (e *editor) Rename(ctx context.Context, from, to string, overwrite bool) (s
 	if overwrite {
 		op.Options = &protocol.RenameFileOptions{Overwrite: true}
 	}
-	res, err := e.applyEdit(ctx, "agentls: move "+e.f.WS.Rel(from), map[string]any{"documentChanges": []any{op}}, func() {
+	res, err := e.applyEdit(ctx, "agentls: move "+e.f.WS.Rel(from), fileOpEdit[protocol.RenameFile]{DocumentChanges: []protocol.RenameFile{op}}, func() {
 		e.f.WS.NotifyChanged(from)
 		e.f.WS.NotifyChanged(to)
 	})
@@ -287,7 +303,7 @@ func (e *editor) Delete(ctx context.Context, abs string, recursive bool) (string
 	if recursive {
 		op.Options = &protocol.DeleteFileOptions{Recursive: true}
 	}
-	res, err := e.applyEdit(ctx, "agentls: delete "+rel, map[string]any{"documentChanges": []any{op}}, func() {
+	res, err := e.applyEdit(ctx, "agentls: delete "+rel, fileOpEdit[protocol.DeleteFile]{DocumentChanges: []protocol.DeleteFile{op}}, func() {
 		e.f.WS.NotifyChanged(abs)
 	})
 	if errors.Is(err, errEditUnknown) {

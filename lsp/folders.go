@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/workspace"
 )
@@ -310,7 +312,7 @@ func (s *Server) settingsChanged(f *Folder, st settings) {
 			w.SettingsChanged(f, st.Raw)
 		}
 	}
-	s.conn.Notify("window/logMessage", map[string]any{"type": 4, "message": "agentls: settings applied to " + f.URI})
+	s.conn.Notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeLog, Message: "agentls: settings applied to " + f.URI})
 }
 
 // updateDisabled removes the built-ins newly in disabled and re-adds those

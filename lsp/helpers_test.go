@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	_ "github.com/agentls/agentls/builtin"
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/internal/wire"
@@ -111,7 +113,9 @@ func (p panicky) SettingsChanged(f *lsp.Folder, raw json.RawMessage) {
 	}
 }
 
-func (panicky) Capabilities(caps map[string]any) { caps["experimental"] = map[string]any{"test": true} }
+func (panicky) Capabilities(caps *protocol.ServerCapabilities) {
+	caps.Experimental = map[string]any{"test": true}
+}
 func (panicky) Commands() map[string]lsp.CommandFunc {
 	return map[string]lsp.CommandFunc{"test.echo": func(ctx context.Context, f *lsp.Folder, arg json.RawMessage) (any, error) {
 		uri := ""

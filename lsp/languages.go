@@ -202,6 +202,13 @@ type lspDiagnostic struct {
 	Raw      json.RawMessage `json:"-"`
 }
 
+// diagnosticsParams is agentls/diagnostics' (PROTOCOL.md).
+type diagnosticsParams struct {
+	URI     string `json:"uri,omitempty"`
+	WaitMs  int64  `json:"waitMs,omitempty"`
+	Version *int32 `json:"version,omitempty"`
+}
+
 type diagnosticsResult struct {
 	Items []struct {
 		URI         string            `json:"uri"`
@@ -215,15 +222,9 @@ type diagnosticsResult struct {
 // diagnostics made after the document reached version (or after the
 // request, when version is nil), and says in fresh whether one came.
 func (e *editor) rawDiagnostics(ctx context.Context, uri string, version *int32, wait time.Duration) (map[string][]lspDiagnostic, bool, error) {
-	params := map[string]any{}
-	if uri != "" {
-		params["uri"] = uri
-	}
+	params := diagnosticsParams{URI: uri}
 	if wait > 0 {
-		params["waitMs"] = wait.Milliseconds()
-		if version != nil {
-			params["version"] = *version
-		}
+		params.WaitMs, params.Version = wait.Milliseconds(), version
 	}
 	var res diagnosticsResult
 	if err := e.callClientWithin(ctx, wait+e.s.opts.ApplyEditTimeout, reqDiagnostics, params, &res); err != nil {
@@ -353,14 +354,21 @@ func (e *editor) diagnosticsAfter(ctx context.Context, files []changedFile) stri
 // languageRequest forwards an LSP request to the editor's other servers.
 func (e *editor) languageRequest(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	var res json.RawMessage
-	err := e.callClient(ctx, reqLanguageRequest, map[string]any{"method": method, "params": params}, &res)
+	err := e.callClient(ctx, reqLanguageRequest, languageRequestParams{Method: method, Params: params}, &res)
 	return res, err
 }
 
-func (e *editor) docParams(abs string, at workspace.Pos) map[string]any {
-	return map[string]any{
-		"textDocument": map[string]any{"uri": e.uriOf(abs)},
-		"position":     e.toLSP(abs, at),
+// languageRequestParams is agentls/languageRequest's (PROTOCOL.md): an LSP
+// request for the editor's other servers.
+type languageRequestParams struct {
+	Method string `json:"method"`
+	Params any    `json:"params"`
+}
+
+func (e *editor) docParams(abs string, at workspace.Pos) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: protocol.DocumentURI(e.uriOf(abs))},
+		Position:     e.toLSP(abs, at),
 	}
 }
 
@@ -377,9 +385,9 @@ func (e *editor) Locate(ctx context.Context, action, abs string, at workspace.Po
 	if !ok {
 		return nil, fmt.Errorf("unknown action %q", action)
 	}
-	params := e.docParams(abs, at)
+	var params any = e.docParams(abs, at)
 	if action == "references" {
-		params["context"] = map[string]any{"includeDeclaration": true}
+		params = protocol.ReferenceParams{TextDocumentPositionParams: e.docParams(abs, at), Context: protocol.ReferenceContext{IncludeDeclaration: true}}
 	}
 	raw, err := e.languageRequest(ctx, method, params)
 	if err != nil {
@@ -434,7 +442,7 @@ func (e *editor) Locate(ctx context.Context, action, abs string, at workspace.Po
 
 // Hover implements workspace.Languages.
 func (e *editor) Hover(ctx context.Context, abs string, at workspace.Pos) (string, error) {
-	raw, err := e.languageRequest(ctx, "textDocument/hover", e.docParams(abs, at))
+	raw, err := e.languageRequest(ctx, "textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: e.docParams(abs, at)})
 	if err != nil {
 		return "", err
 	}
@@ -500,9 +508,7 @@ func markup(raw json.RawMessage) string {
 
 // RenameSymbol implements workspace.Languages.
 func (e *editor) RenameSymbol(ctx context.Context, abs string, at workspace.Pos, newName string) (workspace.Applied, error) {
-	params := e.docParams(abs, at)
-	params["newName"] = newName
-	raw, err := e.languageRequest(ctx, "textDocument/rename", params)
+	raw, err := e.languageRequest(ctx, "textDocument/rename", protocol.RenameParams{TextDocumentPositionParams: e.docParams(abs, at), NewName: newName})
 	if err != nil {
 		return workspace.Applied{}, err
 	}
@@ -529,15 +535,15 @@ func (e *editor) CodeActions(ctx context.Context, abs string, from, to workspace
 			}
 		}
 	}
-	cctx := map[string]any{"diagnostics": diags, "triggerKind": 1}
-	if only != "" {
-		cctx["only"] = []string{only}
+	params := codeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: protocol.DocumentURI(uri)},
+		Range:        r,
+		Context:      codeActionContext{Diagnostics: diags, TriggerKind: codeActionInvoked},
 	}
-	raw, err := e.languageRequest(ctx, "textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": uri},
-		"range":        r,
-		"context":      cctx,
-	})
+	if only != "" {
+		params.Context.Only = []protocol.CodeActionKind{protocol.CodeActionKind(only)}
+	}
+	raw, err := e.languageRequest(ctx, "textDocument/codeAction", params)
 	if err != nil {
 		return nil, err
 	}
@@ -572,6 +578,25 @@ func (e *editor) CodeActions(ctx context.Context, abs string, from, to workspace
 	}
 	return out, nil
 }
+
+// codeActionParams is protocol.CodeActionParams with the client's
+// diagnostics sent back as they came (v0.12.0's Diagnostic has no data
+// field, which a code action may need) and a triggerKind (LSP 3.17, absent
+// from v0.12.0's CodeActionContext).
+type codeActionParams struct {
+	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+	Range        Range                           `json:"range"`
+	Context      codeActionContext               `json:"context"`
+}
+
+type codeActionContext struct {
+	Diagnostics []json.RawMessage         `json:"diagnostics"`
+	Only        []protocol.CodeActionKind `json:"only,omitempty"`
+	TriggerKind int                       `json:"triggerKind"`
+}
+
+// codeActionInvoked is CodeActionTriggerKind.Invoked: the user asked.
+const codeActionInvoked = 1
 
 func before(a, b Position) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
@@ -642,17 +667,20 @@ func (e *editor) runCommand(ctx context.Context, cmd json.RawMessage, server jso
 	if err := json.Unmarshal(cmd, &c); err != nil || c.Command == "" {
 		return workspace.Applied{}, fmt.Errorf("the code action's command cannot be read")
 	}
-	params := map[string]any{"command": c.Command}
-	if c.Arguments != nil {
-		params["arguments"] = c.Arguments
-	}
-	if len(server) > 0 {
-		params["agentlsServer"] = server
-	}
+	params := languageCommandParams{Command: c.Command, Arguments: c.Arguments, Server: server}
 	if _, err := e.languageRequest(ctx, "workspace/executeCommand", params); err != nil {
 		return workspace.Applied{}, fmt.Errorf("running %s: %w", c.Command, err)
 	}
 	return workspace.Applied{Note: fmt.Sprintf("the editor ran the command %s; what it changed is in the editor's buffers: read the files again before editing them", c.Command)}, nil
+}
+
+// languageCommandParams is protocol.ExecuteCommandParams with the
+// arguments as the offering server gave them (bytes, an empty list kept)
+// and agentlsServer, which routes the command to that server (PROTOCOL.md).
+type languageCommandParams struct {
+	Command   string            `json:"command"`
+	Arguments []json.RawMessage `json:"arguments,omitzero"`
+	Server    json.RawMessage   `json:"agentlsServer,omitempty"`
 }
 
 // lspTextEdit is one TextEdit of a workspace edit.
@@ -770,21 +798,9 @@ func (e *editor) applyWorkspaceEdit(ctx context.Context, label string, raw json.
 	}
 	var changed []changedFile
 	if len(inBuffers) > 0 {
-		var docChanges []any
-		changes := map[string]any{}
+		var edit protocol.WorkspaceEdit
 		for _, be := range inBuffers {
-			if c.documentChanges {
-				docChanges = append(docChanges, map[string]any{
-					"textDocument": map[string]any{"uri": be.doc.uri, "version": be.buf.Version},
-					"edits":        be.fe.edits,
-				})
-			} else {
-				changes[be.doc.uri] = be.fe.edits
-			}
-		}
-		edit := map[string]any{"changes": changes}
-		if c.documentChanges {
-			edit = map[string]any{"documentChanges": docChanges}
+			addTextEdits(&edit, c.documentChanges, be.doc.uri, be.buf.Version, be.fe.edits)
 		}
 		// The overlays take the edits as soon as the editor accepts them:
 		// no call waits for its didChange.
@@ -881,7 +897,7 @@ func (e *editor) State(ctx context.Context) (workspace.EditorState, error) {
 			VisibleRange *Range   `json:"visibleRange"`
 		} `json:"active"`
 	}
-	if err := e.callClient(ctx, reqEditorState, map[string]any{}, &st); err != nil {
+	if err := e.callClient(ctx, reqEditorState, struct{}{}, &st); err != nil {
 		return workspace.EditorState{}, err
 	}
 	var out workspace.EditorState

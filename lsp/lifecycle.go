@@ -136,25 +136,60 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		commands = append(commands, name)
 	}
 	sort.Strings(commands)
-	caps := map[string]any{
-		"positionEncoding": c.enc.String(),
-		"textDocumentSync": map[string]any{
-			"openClose": true,
-			"change":    2, // incremental
-			"save":      map[string]any{"includeText": false},
+	caps := serverCapabilities{
+		ServerCapabilities: protocol.ServerCapabilities{
+			TextDocumentSync: textDocumentSync{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindIncremental,
+				Save:      saveOptions{IncludeText: false},
+			},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: commands},
+			Workspace: &protocol.ServerCapabilitiesWorkspace{
+				WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{Supported: true, ChangeNotifications: true},
+			},
 		},
-		"executeCommandProvider": map[string]any{"commands": commands},
-		"workspace": map[string]any{
-			"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true},
-		},
+		PositionEncoding: c.enc.String(),
 	}
 	for _, ext := range s.opts.Extensions {
-		ext.Capabilities(caps)
+		ext.Capabilities(&caps.ServerCapabilities)
 	}
-	return map[string]any{
-		"capabilities": caps,
-		"serverInfo":   map[string]any{"name": "agentls", "version": s.opts.Version},
+	return initializeResult{
+		Capabilities: caps,
+		ServerInfo:   serverInfo{Name: "agentls", Version: s.opts.Version},
 	}, nil
+}
+
+// initializeResult is protocol.InitializeResult with the capabilities
+// below and a serverInfo whose version is always sent.
+type initializeResult struct {
+	Capabilities serverCapabilities `json:"capabilities"`
+	ServerInfo   serverInfo         `json:"serverInfo"`
+}
+
+// serverInfo is protocol.ServerInfo, whose version is omitted when empty.
+type serverInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// serverCapabilities adds positionEncoding (LSP 3.17), which
+// go.lsp.dev/protocol v0.12.0 lacks, to its ServerCapabilities.
+type serverCapabilities struct {
+	protocol.ServerCapabilities
+	PositionEncoding string `json:"positionEncoding"`
+}
+
+// textDocumentSync is protocol.TextDocumentSyncOptions with every field
+// sent: v0.12.0 omits false and zero values, so the documented
+// "save": {"includeText": false} would go out as "save": {}.
+type textDocumentSync struct {
+	OpenClose bool                          `json:"openClose"`
+	Change    protocol.TextDocumentSyncKind `json:"change"`
+	Save      saveOptions                   `json:"save"`
+}
+
+type saveOptions struct {
+	IncludeText bool `json:"includeText"`
 }
 
 // initialized pulls each folder's configuration when the client offers it

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -45,6 +46,21 @@ func TestLifecycle(t *testing.T) {
 	}
 	if err := json.Unmarshal(res, &r); err != nil {
 		t.Fatal(err)
+	}
+	// The whole answer is PROTOCOL.md's (Capabilities), plus the test
+	// extension's command and experimental field: every field is sent,
+	// includeText and version included.
+	var got, want any
+	json.Unmarshal(res, &got)
+	json.Unmarshal([]byte(`{"capabilities": {
+		"positionEncoding": "utf-16",
+		"textDocumentSync": {"openClose": true, "change": 2, "save": {"includeText": false}},
+		"executeCommandProvider": {"commands": ["agentls.callTool", "agentls.callTools", "agentls.listTools", "test.echo"]},
+		"workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
+		"experimental": {"test": true}},
+		"serverInfo": {"name": "agentls", "version": "test"}}`), &want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("initialize result = %s", res)
 	}
 	c := r.Capabilities
 	if c.PositionEncoding != "utf-16" || !c.TextDocumentSync.OpenClose || c.TextDocumentSync.Change != 2 ||

@@ -14,9 +14,13 @@ import (
 // creates a token after ProgressDelay and begins then. Reports before the
 // begin keep only the latest message, which the begin carries.
 //
-// The messages are built here, not with go.lsp.dev/protocol's
-// WorkDoneProgress types: those drop a percentage of 0 (omitempty), and the
-// client's token must go back exactly as the client sent it.
+// The $/progress messages are progressParams, not go.lsp.dev/protocol's
+// ProgressParams and WorkDoneProgress types: the client's token must go
+// back exactly as the client sent it (protocol.ProgressToken holds an int32
+// or a string, and a ProgressParams passed by value encodes its token as
+// {}), WorkDoneProgressBegin and Report drop a percentage of 0 and Report
+// an empty message (omitempty; a client keeps the previous message when
+// none is sent).
 type progress struct {
 	s     *Server
 	title string
@@ -69,15 +73,15 @@ func (p *progress) create(ctx context.Context) {
 	p.s.progressSeq++
 	tok := json.RawMessage(strconv.Quote("agentls-" + strconv.FormatUint(p.s.progressSeq, 10)))
 	p.s.mu.Unlock()
-	if err := p.s.conn.Call(ctx, "window/workDoneProgress/create", map[string]any{"token": tok}, nil); err != nil {
+	if err := p.s.conn.Call(ctx, "window/workDoneProgress/create", progressCreateParams{Token: tok}, nil); err != nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ended {
 		// The call finished while the token was being created: close it.
-		p.s.conn.Notify("$/progress", map[string]any{"token": tok, "value": map[string]any{"kind": "begin", "title": p.title}})
-		p.s.conn.Notify("$/progress", map[string]any{"token": tok, "value": endValue(p.endMsg)})
+		p.s.conn.Notify("$/progress", progressParams{Token: tok, Value: progressBegin{Kind: "begin", Title: p.title}})
+		p.s.conn.Notify("$/progress", progressParams{Token: tok, Value: progressEnd{Kind: "end", Message: p.endMsg}})
 		return
 	}
 	p.token = tok
@@ -91,14 +95,7 @@ func (p *progress) begin() {
 }
 
 func (p *progress) beginLocked() {
-	v := map[string]any{"kind": "begin", "title": p.title}
-	if p.last != "" {
-		v["message"] = p.last
-	}
-	if p.pct >= 0 {
-		v["percentage"] = p.pct
-	}
-	p.s.conn.Notify("$/progress", map[string]any{"token": p.token, "value": v})
+	p.s.conn.Notify("$/progress", progressParams{Token: p.token, Value: progressBegin{Kind: "begin", Title: p.title, Message: p.last, Percentage: percentage(p.pct)}})
 }
 
 // report sends one progress message (a tool reports through the context).
@@ -120,11 +117,7 @@ func (p *progress) reportPercent(msg string, pct int) {
 		p.last = msg
 		return
 	}
-	v := map[string]any{"kind": "report", "message": msg}
-	if pct >= 0 {
-		v["percentage"] = pct
-	}
-	p.s.conn.Notify("$/progress", map[string]any{"token": p.token, "value": v})
+	p.s.conn.Notify("$/progress", progressParams{Token: p.token, Value: progressReport{Kind: "report", Message: msg, Percentage: percentage(pct)}})
 }
 
 // end finishes the progress; it waits for a token being created.
@@ -141,7 +134,7 @@ func (p *progress) endWith(msg string) {
 	tok := p.token
 	p.mu.Unlock()
 	if tok != nil {
-		p.s.conn.Notify("$/progress", map[string]any{"token": tok, "value": endValue(msg)})
+		p.s.conn.Notify("$/progress", progressParams{Token: tok, Value: progressEnd{Kind: "end", Message: msg}})
 	}
 	if p.cancel != nil {
 		p.cancel()
@@ -149,12 +142,44 @@ func (p *progress) endWith(msg string) {
 	p.creator.Wait()
 }
 
-func endValue(msg string) map[string]any {
-	v := map[string]any{"kind": "end"}
-	if msg != "" {
-		v["message"] = msg
+// progressParams is $/progress with a token as the client sent it (or as
+// the server created it) and a work-done value.
+type progressParams struct {
+	Token json.RawMessage `json:"token"`
+	Value any             `json:"value"` // progressBegin, progressReport or progressEnd
+}
+
+// progressCreateParams is window/workDoneProgress/create's.
+type progressCreateParams struct {
+	Token json.RawMessage `json:"token"`
+}
+
+type progressBegin struct {
+	Kind       string `json:"kind"` // "begin"
+	Title      string `json:"title"`
+	Message    string `json:"message,omitempty"`
+	Percentage *int   `json:"percentage,omitempty"`
+}
+
+// progressReport always carries its message: an absent one would leave the
+// previous one showing.
+type progressReport struct {
+	Kind       string `json:"kind"` // "report"
+	Message    string `json:"message"`
+	Percentage *int   `json:"percentage,omitempty"`
+}
+
+type progressEnd struct {
+	Kind    string `json:"kind"` // "end"
+	Message string `json:"message,omitempty"`
+}
+
+// percentage is pct for a progress value, nil for none (-1).
+func percentage(pct int) *int {
+	if pct < 0 {
+		return nil
 	}
-	return v
+	return &pct
 }
 
 // Work is progress of a folder's background work (an index build), shown by

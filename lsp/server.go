@@ -3,18 +3,31 @@
 // workspace folder, the tool commands, edits of open files through the
 // editor, approvals, progress and cancellation.
 //
-// The transport is lsp/internal/wire. The read loop applies notifications in
+// Invariants: the read loop (lsp/internal/wire) applies notifications in
 // arrival order and never waits on the client; every request but initialize
-// runs on its own goroutine, with its own context, behind a limit.
+// runs on its own goroutine, with its own context, behind a limit; a
+// request cancelled by $/cancelRequest (any id, number or string) answers
+// -32800, a panic answers -32603 and the server goes on. There is one
+// document per path. A write to an open document goes through the editor
+// (workspace/applyEdit, versioned when the client takes documentChanges)
+// when the client accepts edits, else to disk with a note saying so.
 //
-// Messages are go.lsp.dev/protocol's types where the package gets them
-// right (didOpen, didSave, didClose, configuration, registration,
-// showMessage, the applyEdit answer). The server decodes with its own
-// structs what v0.12.0 gets wrong: didChange's content changes (a change
-// without a range reads as an insert at 0:0), initialize's
-// positionEncodings (absent), executeCommand's arguments (they must stay
-// bytes). JSON-RPC framing, message types and dispatch are ours:
-// lsp/internal/wire says, with measurements, why not go.lsp.dev/jsonrpc2's.
+// Messages are go.lsp.dev/protocol v0.12.0's types where it gets them
+// right: didOpen, didSave, didClose, configuration, registration,
+// showMessage and its request, logMessage, workspace edits of text and the
+// applyEdit answer, the server capabilities, and the params of the requests
+// forwarded to the editor's other servers (definition, references, hover,
+// rename). Where v0.12.0 lacks or misdecodes something the server has its
+// own type, which says why beside it: didChange's content changes (a
+// change without a range reads as an insert at 0:0), positionEncoding(s)
+// (absent), textDocumentSync (false fields are dropped), executeCommand's
+// arguments (they must stay bytes), file operations in a workspace edit,
+// $/progress (tokens go back as sent, a 0 percentage is sent), code action
+// params (no diagnostic data, no triggerKind), and the agentls/* requests
+// of PROTOCOL.md, which are not LSP's. No message is built as a map.
+//
+// JSON-RPC framing, message types and dispatch are ours: lsp/internal/wire
+// says, with measurements, why not go.lsp.dev/jsonrpc2's.
 package lsp
 
 import (
@@ -65,9 +78,9 @@ type Options struct {
 // Extension adds behaviour to the server without the server knowing it:
 // the code index adds agentls.indexStatus and navigation this way.
 type Extension interface {
-	// Capabilities may add fields to the server capabilities of the
-	// initialize result.
-	Capabilities(caps map[string]any)
+	// Capabilities may set fields of the server capabilities of the
+	// initialize result (it runs on the read loop).
+	Capabilities(caps *protocol.ServerCapabilities)
 	// Commands are added to workspace/executeCommand and to
 	// executeCommandProvider.commands.
 	Commands() map[string]CommandFunc

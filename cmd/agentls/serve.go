@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agentls/agentls/lsp"
 	"github.com/agentls/agentls/lsp/nav"
 	"github.com/agentls/agentls/mcp"
@@ -120,9 +122,9 @@ type runningPlugins struct {
 	plugins *mcp.Plugins
 }
 
-func (p *pluginServers) Capabilities(map[string]any)          {}
-func (p *pluginServers) Commands() map[string]lsp.CommandFunc { return nil }
-func (p *pluginServers) Methods() map[string]lsp.MethodFunc   { return nil }
+func (p *pluginServers) Capabilities(*protocol.ServerCapabilities) {}
+func (p *pluginServers) Commands() map[string]lsp.CommandFunc      { return nil }
+func (p *pluginServers) Methods() map[string]lsp.MethodFunc        { return nil }
 
 func (p *pluginServers) FolderOpened(f *lsp.Folder) func() {
 	return func() {
@@ -183,9 +185,9 @@ type attachFolders struct {
 	failed bool
 }
 
-func (a *attachFolders) Capabilities(map[string]any)          {}
-func (a *attachFolders) Commands() map[string]lsp.CommandFunc { return nil }
-func (a *attachFolders) Methods() map[string]lsp.MethodFunc   { return nil }
+func (a *attachFolders) Capabilities(*protocol.ServerCapabilities) {}
+func (a *attachFolders) Commands() map[string]lsp.CommandFunc      { return nil }
+func (a *attachFolders) Methods() map[string]lsp.MethodFunc        { return nil }
 
 func (a *attachFolders) FolderOpened(f *lsp.Folder) func() {
 	root := f.WS.Root()

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agentls/agentls/codeindex"
 	"github.com/agentls/agentls/lsp"
 )
@@ -28,11 +30,11 @@ type Extension struct {
 var _ lsp.Extension = (*Extension)(nil)
 
 // Capabilities advertises the navigation providers.
-func (x *Extension) Capabilities(caps map[string]any) {
-	caps["documentSymbolProvider"] = true
-	caps["workspaceSymbolProvider"] = true
-	caps["definitionProvider"] = true
-	caps["referencesProvider"] = true
+func (x *Extension) Capabilities(caps *protocol.ServerCapabilities) {
+	caps.DocumentSymbolProvider = true
+	caps.WorkspaceSymbolProvider = true
+	caps.DefinitionProvider = true
+	caps.ReferencesProvider = true
 }
 
 // Commands adds agentls.indexStatus.
