@@ -15,10 +15,10 @@ var builtins struct {
 	tools map[string]*builtin
 }
 
-// builtin is a registered built-in with its schema prepared lazily, once per
-// process: every per-session *Registry built by NewBuiltin shares the
-// canonical bytes and the compiled schema (compiled at the tool's first
-// call).
+// builtin is a registered built-in with its entry made once per process:
+// every per-session *Registry built by NewBuiltin shares it, and with it the
+// canonical schema (made at the first listing or call) and the compiled
+// one (made at the first call).
 type builtin struct {
 	tool Tool
 	once sync.Once

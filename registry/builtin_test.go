@@ -64,6 +64,9 @@ func TestBuiltins(t *testing.T) {
 	if sa != sb {
 		t.Error("built-in entry prepared twice")
 	}
+	if sa.prepared() != nil {
+		t.Fatal(sa.prepErr)
+	}
 	if got := string(sa.schema.InputSchema); got != `{"properties":{"p":{},"q":{}},"required":["p","q"],"type":"object"}` {
 		t.Errorf("schema %s", got)
 	}
@@ -95,14 +98,16 @@ func TestBuiltinSchemaCompiledOnFirstCall(t *testing.T) {
 	registerForTest(t,
 		&fakeTool{name: "zz_lazy_ok", schema: `{"type":"object","properties":{"n":{"type":"integer"}}}`},
 		&fakeTool{name: "zz_lazy_bad", schema: `{"properties":{"a":{"type":"strin"}}}`,
+			exec: func(context.Context, json.RawMessage) (string, error) { ran = true; return "", nil }},
+		&fakeTool{name: "zz_lazy_nojson", schema: `{"properties":`,
 			exec: func(context.Context, json.RawMessage) (string, error) { ran = true; return "", nil }})
 	r, err := NewBuiltin()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ok, _ := r.lookup("zz_lazy_ok")
-	if ok.compiled != nil {
-		t.Error("zz_lazy_ok compiled before its first call")
+	if ok.compiled != nil || ok.schema.InputSchema != nil {
+		t.Error("zz_lazy_ok canonicalized or compiled before its first call")
 	}
 	if res := r.Call(context.Background(), "zz_lazy_ok", json.RawMessage(`{"n":"x"}`)); !res.IsError || !strings.Contains(res.Content, "/n") {
 		t.Errorf("zz_lazy_ok with a string n: %+v", res)
@@ -113,5 +118,15 @@ func TestBuiltinSchemaCompiledOnFirstCall(t *testing.T) {
 	res := r.Call(context.Background(), "zz_lazy_bad", json.RawMessage(`{"a":"x"}`))
 	if !res.IsError || !strings.Contains(res.Content, "zz_lazy_bad: invalid JSON Schema") || ran {
 		t.Errorf("zz_lazy_bad: %+v (ran %v)", res, ran)
+	}
+	res = r.Call(context.Background(), "zz_lazy_nojson", json.RawMessage(`{}`))
+	if !res.IsError || !strings.Contains(res.Content, `tool "zz_lazy_nojson": schema is not valid JSON`) || ran {
+		t.Errorf("zz_lazy_nojson: %+v (ran %v)", res, ran)
+	}
+	// The listing leaves out the tool whose schema is not JSON.
+	for _, s := range r.Schemas() {
+		if s.Name == "zz_lazy_nojson" {
+			t.Error("zz_lazy_nojson listed")
+		}
 	}
 }

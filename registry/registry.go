@@ -57,22 +57,51 @@ type BatchCall struct {
 }
 
 // entry is a tool admitted to a registry, its schema canonicalized and
-// compiled. Entries are immutable once made (the compiled schema is made
-// once, see schemaOf) and may be shared by registries.
+// compiled. Entries are immutable once made (the canonical schema and the
+// compiled one are made once, see prepared and compiledSchema) and may be
+// shared by registries.
 type entry struct {
 	tool   Tool
-	schema Schema // InputSchema holds the canonical bytes
+	schema Schema // InputSchema holds the canonical bytes once prepared
 	doc    map[string]any
+
+	// A built-in's schema is canonicalized at its first listing or call
+	// (a fresh `agentls call` lists nothing and calls one tool).
+	prepOnce sync.Once
+	prepErr  error
 
 	compileOnce sync.Once
 	compiled    *schemaRoot
 	compileErr  error
 }
 
+// prepared canonicalizes the entry's schema on first use; afterwards
+// e.schema.InputSchema and e.doc may be read.
+func (e *entry) prepared() error {
+	e.prepOnce.Do(func() {
+		if e.doc != nil {
+			return // made by newEntry
+		}
+		doc, err := decodeSchema(e.tool.Schema())
+		if err == nil {
+			e.schema.InputSchema, err = encodeCanonical(doc)
+		}
+		if err != nil {
+			e.prepErr = fmt.Errorf("tool %q: %w", e.schema.Name, err)
+			return
+		}
+		e.doc = doc
+	})
+	return e.prepErr
+}
+
 // compiledSchema returns the entry's compiled schema, compiling it on first
 // use: a built-in's is compiled when it is first called, not when a
 // process starts (a fresh `agentls call` compiles one schema, not all).
 func (e *entry) compiledSchema() (*schemaRoot, error) {
+	if err := e.prepared(); err != nil {
+		return nil, err
+	}
 	e.compileOnce.Do(func() {
 		if e.compiled == nil {
 			e.compiled, e.compileErr = compileSchema(e.schema.Name, e.doc)
@@ -84,8 +113,9 @@ func (e *entry) compiledSchema() (*schemaRoot, error) {
 // newEntry canonicalizes and compiles t's schema. Errors name the tool.
 func newEntry(t Tool) (*entry, error) { return makeEntry(t, false) }
 
-// makeEntry is newEntry; when lazy, the schema is compiled on first use
-// (built-ins, whose schemas the contract tests compile).
+// makeEntry is newEntry; when lazy, the schema is canonicalized and
+// compiled on first use (built-ins, whose schemas the contract tests
+// check).
 func makeEntry(t Tool, lazy bool) (*entry, error) {
 	if t == nil {
 		return nil, errors.New("registry: nil tool")
@@ -94,32 +124,27 @@ func makeEntry(t Tool, lazy bool) (*entry, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	doc, err := decodeSchema(t.Schema())
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: %w", name, err)
-	}
-	canon, err := encodeCanonical(doc)
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: %w", name, err)
-	}
-	var compiled *schemaRoot
-	if !lazy {
-		if compiled, err = compileSchema(name, doc); err != nil {
-			return nil, fmt.Errorf("tool %q: invalid JSON Schema: %w", name, err)
-		}
-	}
-	return &entry{
+	e := &entry{
 		tool: t,
 		schema: Schema{
 			Name:        name,
 			Description: t.Description(),
 			ReadOnly:    t.ReadOnly(),
-			InputSchema: canon,
 			Annotations: AnnotationsOf(t),
 		},
-		doc:      doc,
-		compiled: compiled,
-	}, nil
+	}
+	if lazy {
+		return e, nil
+	}
+	if err := e.prepared(); err != nil {
+		return nil, err
+	}
+	compiled, err := compileSchema(name, e.doc)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: invalid JSON Schema: %w", name, err)
+	}
+	e.compiled = compiled
+	return e, nil
 }
 
 // checkName accepts the names the model APIs accept (OpenAI, Anthropic,
@@ -379,6 +404,9 @@ func (r *Registry) refreshLocked() {
 	list := make([]Schema, 0, len(r.tools))
 	size := 2
 	for _, e := range r.tools {
+		if e.prepared() != nil {
+			continue // a built-in with a broken schema: its calls say so
+		}
 		list = append(list, e.schema)
 		size += len(e.schema.Name) + len(e.schema.Description) + len(e.schema.InputSchema) + 64
 	}
