@@ -39,6 +39,10 @@ func ParseMode(s string) (Mode, error) {
 	return 0, fmt.Errorf("output_mode %q is not one of content, files_with_matches, count", s)
 }
 
+// binarySniff is how much of a file is looked at for a NUL byte before it
+// is scanned (workspace.IsBinary's 8 KiB).
+const binarySniff = 8 << 10
+
 // Defaults of a Query.
 const (
 	DefaultMaxResults = 200
@@ -204,6 +208,13 @@ func (s *search) file(f File) {
 		}
 	}
 	data, utf16 := decodeText(data)
+	if !f.Explicit && !utf16 && bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
+		// Binary at first sight: its first match would find the NUL and
+		// drop the file (see scanPart), so it is not scanned at all (rg
+		// quits such a file at once too).
+		s.searched.Add(1)
+		return
+	}
 	if f.Explicit && !utf16 && bytes.IndexByte(data, 0) >= 0 {
 		s.mu.Lock()
 		s.binary = f.Rel
