@@ -64,6 +64,21 @@ func (s *dirScratch) sortEnts() {
 	slices.SortFunc(s.ents, func(a, b dirent) int { return bytes.Compare(s.name(a), s.name(b)) })
 }
 
+// dirsFirst moves the subdirectories to the front, keeping the order
+// otherwise.
+func (s *dirScratch) dirsFirst() {
+	isDir := func(e dirent) bool { return e.known && e.typ.IsDir() || !e.known && e.statted && e.mode.IsDir() }
+	slices.SortStableFunc(s.ents, func(a, b dirent) int {
+		switch da, db := isDir(a), isDir(b); {
+		case da == db:
+			return 0
+		case da:
+			return -1
+		}
+		return 1
+	})
+}
+
 // readDirPortable fills s.ents with the entries of dir through os.File.ReadDir.
 func readDirPortable(s *dirScratch, dir string) error {
 	f, err := os.Open(dir)

@@ -236,6 +236,12 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 			}
 		}
 	}
+	// A parallel walk hands out the subdirectories before it searches
+	// this directory's files, so that the other workers have work at once
+	// (a folder's top level often holds many of its files).
+	if !sorted {
+		s.dirsFirst()
+	}
 	for _, e := range s.ents {
 		nb := s.name(e)
 		if nb[0] == '.' && (!wk.opts.Hidden || string(nb) == ".git") && !wk.whitelisted(lv, prefix, relStart, nb, e) {
