@@ -12,21 +12,23 @@ import (
 // UpdateBuffer sets the text of an open editor file (path absolute or
 // relative to the root) at version. The file keeps its syntax tree: the
 // change from the previous text is applied to the tree as one edit and
-// the file is reparsed incrementally (afresh while it has syntax errors),
-// then its definitions replace the file's in the index. Files of
-// languages not indexed are ignored.
+// the file is reparsed incrementally, then its definitions replace the
+// file's in the index (a query reads those of a fresh parse when the text
+// has syntax errors: see updateBuffer). Files of languages not indexed
+// are ignored.
 func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
-	return ix.updateBuffer(path, workspace.Buffer{Version: version, Text: text}, nil, false, true)
+	return ix.updateBuffer(path, workspace.Buffer{Version: version, Text: text}, nil, false)
 }
 
 // updateBuffer is UpdateBuffer with the change as edits when known (see
-// workspace.EditsSince). With exact false a tree with syntax errors is
-// kept as the incremental parse left it and the buffer marked stale:
-// error recovery may take another path in an incremental parse than in a
-// fresh one, and the definitions a query reads must be those of a fresh
-// parse, so settle parses a stale buffer afresh before a query, once,
-// rather than on every keystroke.
-func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspace.Edit, known, exact bool) error {
+// workspace.EditsSince). A tree with syntax errors is kept as the
+// incremental parse left it and the buffer marked stale: error recovery
+// may take another path in an incremental parse than in a fresh one, and
+// the definitions a query reads must be those of a fresh parse, so settle
+// parses a stale buffer afresh before a query, once, rather than on every
+// keystroke. Until then its definitions are those of the incremental
+// tree, found as for any other (changedDefs).
+func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspace.Edit, known bool) error {
 	version, text := wb.Version, wb.Text
 	rel, abs := ix.paths(path)
 	l := LanguageFor(rel)
@@ -60,22 +62,12 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 	}
 	tree, err := ix.bufx.parseTree(l, src, old)
 	var syms []def
-	var ids []uintptr
 	stale := false
 	if b != nil {
-		switch {
-		case err != nil:
-		case tree.hasError() && exact:
-			tree.close()
-			tree, err = ix.bufx.parseTree(l, src, ctree{})
-		case tree.hasError():
-			stale = true
-		case b.stale:
-			// The old tree came from an incremental parse with errors:
-			// its definitions are no base for the changed span's.
-		default:
+		if err == nil {
+			stale = tree.hasError()
 			var ok bool
-			if syms, ids, ok = ix.bufx.changedDefs(l, old, tree, src, edit, b.syms, b.ids); !ok {
+			if syms, ok = ix.bufx.changedDefs(l, old, tree, src, edit, b.syms); !ok {
 				syms = nil
 			}
 		}
@@ -88,7 +80,7 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 	if syms == nil {
 		syms = ix.bufx.treeDefs(l, tree.root(), src)
 	}
-	ix.putBufferLocked(rel, &buffer{opening: wb.Opening, version: version, src: src, tree: tree, lang: l, syms: syms, ids: ids, stale: stale})
+	ix.putBufferLocked(rel, &buffer{opening: wb.Opening, version: version, src: src, tree: tree, lang: l, syms: syms, stale: stale})
 	return nil
 }
 
@@ -190,7 +182,7 @@ func (ix *Index) follow(abs string) {
 			edits, known = e, len(e) > 0
 		}
 	}
-	ix.updateBuffer(abs, b, edits, known, false)
+	ix.updateBuffer(abs, b, edits, known)
 }
 
 // settle waits until the workspace changes queued before it are in the
@@ -330,6 +322,5 @@ type buffer struct {
 	src     []byte
 	tree    ctree
 	lang    *Language
-	syms    []def     // its definitions
-	ids     []uintptr // of the root's children of tree, when known (see changedSpans)
+	syms    []def // its definitions
 }

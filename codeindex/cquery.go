@@ -23,9 +23,12 @@ TSTreeCursor ts_tree_cursor_new(TSNode node);
 uint32_t ts_node_child_count(TSNode self);
 bool ts_node_is_named(TSNode self);
 bool ts_node_is_extra(TSNode self);
+uint16_t ts_node_symbol(TSNode self);
+bool ts_node_is_missing(TSNode self);
 void ts_tree_cursor_delete(TSTreeCursor *self);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
+int64_t ts_tree_cursor_goto_first_child_for_byte(TSTreeCursor *self, uint32_t goal_byte);
 TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
 
 void ts_query_cursor_set_max_start_depth(TSQueryCursor *self, uint32_t max_start_depth);
@@ -53,16 +56,17 @@ typedef struct {
 // agentls_run runs query q from root and returns every capture of every
 // match, in match order, in one malloc'd array of *count records (the
 // caller frees it): one cgo call per file instead of several per node.
-static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t lo, uint32_t hi, uint32_t *count);
+static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t lo, uint32_t hi, bool within, uint32_t *count);
 
 static agentls_capture *agentls_run(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t *count) {
-	return agentls_run_range(qc, q, root, depth, 0, UINT32_MAX, count);
+	return agentls_run_range(qc, q, root, depth, 0, UINT32_MAX, true, count);
 }
 
-// agentls_run_range is agentls_run for the matches whose captures all lie
-// in bytes [lo, hi) (the cursor's byte range alone lets through matches of
-// patterns rooted above the range).
-static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t lo, uint32_t hi, uint32_t *count) {
+// agentls_run_range is agentls_run for the matches that touch bytes
+// [lo, hi): with within, only those whose captures all lie in the range;
+// else also those of patterns rooted above the range (the cursor's byte
+// range alone lets them through), whose captures may lie anywhere.
+static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, TSNode *root, uint32_t depth, uint32_t lo, uint32_t hi, bool within, uint32_t *count) {
 	ts_query_cursor_set_max_start_depth(qc, depth);
 	ts_query_cursor_set_byte_range(qc, lo, hi);
 	ts_query_cursor_exec(qc, q, *root);
@@ -70,7 +74,7 @@ static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, T
 	agentls_capture *out = malloc(cap * sizeof *out);
 	TSQueryMatch m;
 	uint32_t ord = 0;
-	bool all = lo == 0 && hi == UINT32_MAX;
+	bool all = !within || (lo == 0 && hi == UINT32_MAX);
 	while (out && ts_query_cursor_next_match(qc, &m)) {
 		if (!all) {
 			bool in = true;
@@ -106,141 +110,206 @@ static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, T
 	return out;
 }
 
-static int agentls_cmp_id(const void *a, const void *b) {
-	uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
-	return x < y ? -1 : x > y;
-}
-
 typedef struct {
 	uint32_t lo, hi;
 	TSPoint lop, hip;
 } agentls_span_t;
 
-// agentls_spans returns the parts of tree nu, an incremental parse of old
-// (edited), where definitions may have changed: [lo, hi) (the edit, its
-// points in *span on entry) and the children of the root that touch it,
-// then each child the parse did not take over from old (a reused subtree
-// is the same object in both trees: its text and syntax did not change),
-// tokens and comments aside. Spans are in order, the adjacent ones
-// joined; *n is their number (the caller frees them).
 static int agentls_cmp_span(const void *a, const void *b) {
 	uint32_t x = ((const agentls_span_t *)a)->lo, y = ((const agentls_span_t *)b)->lo;
 	return x < y ? -1 : x > y;
 }
 
-static const void **agentls_child_ids(const TSTree *t, uint32_t *n) {
-	*n = 0;
-	size_t cap = 256, m = 0;
-	const void **ids = malloc(cap * sizeof *ids);
-	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
-	if (ids && ts_tree_cursor_goto_first_child(&c)) {
-		do {
-			if (m == cap) {
-				cap *= 2;
-				const void **grown = realloc(ids, cap * sizeof *ids);
-				if (!grown) {
-					free(ids);
-					ids = NULL;
-					break;
-				}
-				ids = grown;
-			}
-			ids[m++] = ts_tree_cursor_current_node(&c).id;
-		} while (ts_tree_cursor_goto_next_sibling(&c));
+typedef struct {
+	agentls_span_t *v;
+	size_t n, cap;
+} agentls_spans_t;
+
+static bool agentls_push(agentls_spans_t *s, agentls_span_t x) {
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 8;
+		agentls_span_t *g = realloc(s->v, s->cap * sizeof *g);
+		if (!g) {
+			return false;
+		}
+		s->v = g;
 	}
-	ts_tree_cursor_delete(&c);
-	if (ids) {
-		qsort(ids, m, sizeof *ids, agentls_cmp_id);
-		*n = m;
-	}
-	return ids;
+	s->v[s->n++] = x;
+	return true;
 }
 
-// oldIds (nold, sorted), when not NULL, are the ids of the children of
-// old's root before the edit (those of the previous call's *newIds: the
-// edit changes the ids of nodes that touch it only); else they are read
-// from old. *newIds gets the sorted ids of the children of nu's root (the
-// caller frees them).
-static agentls_span_t *agentls_spans(const TSTree *old, const uintptr_t *oldIds, uint32_t nold, const TSTree *nu, agentls_span_t edit, uint32_t *n, uintptr_t **newIds, uint32_t *nnew) {
-	*n = 0;
-	*newIds = NULL;
-	*nnew = 0;
-	const void **ids = (const void **)oldIds;
-	uint32_t nids = nold;
-	if (!ids) {
-		ids = agentls_child_ids(old, &nids);
-		if (!ids) {
-			return NULL;
+static agentls_span_t agentls_span_of(TSNode k) {
+	return (agentls_span_t){ts_node_start_byte(k), ts_node_end_byte(k), ts_node_start_point(k), ts_node_end_point(k)};
+}
+
+// agentls_same reports whether a (of nu) and b (of old, edited: in the
+// same coordinates) are the same subtree: the same object (taken over
+// from old), or nodes of the same kinds over the same bytes all the way
+// down (the parser builds again nodes it cannot reuse, those of grammars
+// with conflicts above all, over text that did not change); a lies
+// outside the edit. *budget bounds the nodes compared.
+static bool agentls_same(TSNode a, TSNode b, int32_t *budget) {
+	if (a.id == b.id) {
+		return true;
+	}
+	uint32_t n = ts_node_child_count(a);
+	if (--*budget < 0 || ts_node_symbol(a) != ts_node_symbol(b) || ts_node_start_byte(a) != ts_node_start_byte(b) ||
+		ts_node_end_byte(a) != ts_node_end_byte(b) || n != ts_node_child_count(b) ||
+		ts_node_is_extra(a) != ts_node_is_extra(b) || ts_node_is_missing(a) != ts_node_is_missing(b)) {
+		return false;
+	}
+	if (n == 0) {
+		return true;
+	}
+	TSTreeCursor ca = ts_tree_cursor_new(a), cb = ts_tree_cursor_new(b);
+	bool same = ts_tree_cursor_goto_first_child(&ca) && ts_tree_cursor_goto_first_child(&cb);
+	while (same) {
+		same = agentls_same(ts_tree_cursor_current_node(&ca), ts_tree_cursor_current_node(&cb), budget);
+		bool na = ts_tree_cursor_goto_next_sibling(&ca), nb = ts_tree_cursor_goto_next_sibling(&cb);
+		if (!na || !nb) {
+			same = same && na == nb;
+			break;
 		}
 	}
-	size_t scap = 8, m = 0, icap = nids + 16, ni = 0;
-	agentls_span_t *out = malloc(scap * sizeof *out);
-	const void **nids_out = malloc(icap * sizeof *nids_out);
-	if (out) {
-		out[m++] = edit;
+	ts_tree_cursor_delete(&ca);
+	ts_tree_cursor_delete(&cb);
+	return same;
+}
+
+// agentls_twin moves c (over the children of a node of old, in order)
+// to the first child that does not start before start, and returns it;
+// *at is false when it does not start at start. Called with increasing
+// starts, it walks the children once.
+static TSNode agentls_twin(TSTreeCursor *c, bool *at, uint32_t start) {
+	TSNode k = ts_tree_cursor_current_node(c);
+	while (ts_node_start_byte(k) < start && ts_tree_cursor_goto_next_sibling(c)) {
+		k = ts_tree_cursor_current_node(c);
 	}
-	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(nu));
-	if (out && nids_out && ts_tree_cursor_goto_first_child(&c)) {
-		do {
-			TSNode k = ts_tree_cursor_current_node(&c);
-			if (ni == icap) {
-				icap *= 2;
-				const void **g = realloc(nids_out, icap * sizeof *nids_out);
-				if (!g) {
-					free(nids_out);
-					nids_out = NULL;
-					break;
+	*at = ts_node_start_byte(k) == start;
+	return k;
+}
+
+// agentls_spans returns the parts of tree nu, an incremental parse of old
+// (edited, so in the same coordinates), where definitions may have
+// changed: [lo, hi) (the edit, its points in edit) and the children of the
+// root that touch it, then each child that is not one of old's (the same
+// subtree, or one built again the same: agentls_same), tokens and
+// comments aside. Spans are in order, the adjacent ones joined; *n is
+// their number (the caller frees them).
+//
+// Below the root, up to maxDescend levels: when the edit lies strictly
+// inside one child of the node looked at, and strictly inside one child
+// of the same kind of old's node, that child is looked into instead of
+// being a span (a keystroke in a method of a class is then the method's
+// span, not the class's), its children are read in the same way. *depth
+// is the number of levels descended (the nodes on the way hold the spans:
+// the caller checks that their definitions did not change; each is of
+// the kind of old's, so that patterns naming it match the children
+// taken over as they did).
+static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentls_span_t edit, uint32_t maxDescend, uint32_t *n, uint32_t *depth) {
+	*n = 0;
+	*depth = 0;
+	bool ok = true;
+	int32_t budget = 50000;
+	agentls_spans_t out = {0}, touch = {0};
+	ok = agentls_push(&out, edit);
+	TSNode parent = ts_tree_root_node(nu), oparent = ts_tree_root_node(old);
+	if (ts_node_symbol(parent) != ts_node_symbol(oparent)) {
+		// Patterns that name the root (a top-level variable) no longer
+		// match what they did: the whole tree is one span.
+		ok = ok && agentls_push(&out, agentls_span_of(parent));
+	}
+	for (uint32_t level = 0; ok; level++) {
+		touch.n = 0;
+		TSNode inner = parent; // the one child touching the edit, strictly around it
+		TSTreeCursor c = ts_tree_cursor_new(parent), oc = ts_tree_cursor_new(oparent);
+		bool oc_ok = ts_tree_cursor_goto_first_child(&oc);
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			do {
+				TSNode k = ts_tree_cursor_current_node(&c);
+				uint32_t s = ts_node_start_byte(k), e = ts_node_end_byte(k);
+				bool touches = s <= edit.hi && e >= edit.lo;
+				if (!touches && ts_node_child_count(k) == 0 && (!ts_node_is_named(k) || ts_node_is_extra(k))) {
+					continue; // a token or a comment
 				}
-				nids_out = g;
-			}
-			nids_out[ni++] = k.id;
-			uint32_t s = ts_node_start_byte(k), e = ts_node_end_byte(k);
-			bool touches = s <= edit.hi && e >= edit.lo;
-			if (!touches && ts_node_child_count(k) == 0 && (!ts_node_is_named(k) || ts_node_is_extra(k))) {
-				continue; // a token or a comment (a leaf is stored in its parent: its id is not its own)
-			}
-			if (!touches && bsearch(&k.id, ids, nids, sizeof *ids, agentls_cmp_id)) {
-				continue; // taken over from old
-			}
-			if (m == scap) {
-				scap *= 2;
-				agentls_span_t *g = realloc(out, scap * sizeof *out);
-				if (!g) {
-					free(out);
-					out = NULL;
-					break;
+				if (!touches && oc_ok) {
+					bool at;
+					TSNode twin = agentls_twin(&oc, &at, s);
+					if (at && agentls_same(k, twin, &budget)) {
+						continue; // old's
+					}
 				}
-				out = g;
+				if (touches) {
+					if (touch.n == 0 && s < edit.lo && e > edit.hi) {
+						inner = k;
+					}
+					ok = agentls_push(&touch, agentls_span_of(k));
+				} else {
+					ok = agentls_push(&out, agentls_span_of(k));
+				}
+			} while (ok && ts_tree_cursor_goto_next_sibling(&c));
+		}
+		ts_tree_cursor_delete(&c);
+		ts_tree_cursor_delete(&oc);
+		if (!ok) {
+			break;
+		}
+		// Look into the one touching child when old has one too.
+		TSNode oinner = oparent;
+		if (touch.n == 1 && inner.id != parent.id && level < maxDescend && ts_node_child_count(inner) > 0) {
+			uint32_t found = 0;
+			TSTreeCursor oc = ts_tree_cursor_new(oparent);
+			if (ts_tree_cursor_goto_first_child_for_byte(&oc, edit.lo) >= 0) {
+				do {
+					TSNode k = ts_tree_cursor_current_node(&oc);
+					uint32_t s = ts_node_start_byte(k), e = ts_node_end_byte(k);
+					if (s > edit.hi) {
+						break;
+					}
+					if (e >= edit.lo) {
+						found++;
+						if (s < edit.lo && e > edit.hi) {
+							oinner = k;
+						}
+					}
+				} while (ts_tree_cursor_goto_next_sibling(&oc));
 			}
-			out[m++] = (agentls_span_t){s, e, ts_node_start_point(k), ts_node_end_point(k)};
-		} while (ts_tree_cursor_goto_next_sibling(&c));
+			ts_tree_cursor_delete(&oc);
+			if (found != 1 || oinner.id == oparent.id || ts_node_symbol(oinner) != ts_node_symbol(inner)) {
+				oinner = oparent;
+			}
+		}
+		if (oinner.id == oparent.id) {
+			for (size_t i = 0; ok && i < touch.n; i++) {
+				ok = agentls_push(&out, touch.v[i]);
+			}
+			break;
+		}
+		parent = inner;
+		oparent = oinner;
+		*depth = level + 1;
 	}
-	ts_tree_cursor_delete(&c);
-	if (ids != (const void **)oldIds) {
-		free((void *)ids);
-	}
-	if (!out || !nids_out) {
-		free(out);
-		free(nids_out);
+	free(touch.v);
+	if (!ok) {
+		free(out.v);
 		return NULL;
 	}
-	qsort(nids_out, ni, sizeof *nids_out, agentls_cmp_id);
-	*newIds = (uintptr_t *)nids_out;
-	*nnew = ni;
-	qsort(out, m, sizeof *out, agentls_cmp_span);
+	size_t m = out.n;
+	agentls_span_t *v = out.v;
+	qsort(v, m, sizeof *v, agentls_cmp_span);
 	size_t j = 0;
 	for (size_t i = 1; i < m; i++) {
-		if (out[i].lo <= out[j].hi) {
-			if (out[i].hi > out[j].hi) {
-				out[j].hi = out[i].hi;
-				out[j].hip = out[i].hip;
+		if (v[i].lo <= v[j].hi) {
+			if (v[i].hi > v[j].hi) {
+				v[j].hi = v[i].hi;
+				v[j].hip = v[i].hip;
 			}
 		} else {
-			out[++j] = out[i];
+			v[++j] = v[i];
 		}
 	}
 	*n = m ? j + 1 : 0;
-	return out;
+	return v;
 }
 
 // agentls_parse_run parses text (length bytes) afresh, runs q on the tree
@@ -288,16 +357,18 @@ type capture struct {
 // cursor, query and node are taken from the binding's structs (binding.go,
 // checked by TestBindingLayout).
 func runQuery(qc *sitter.QueryCursor, q *sitter.Query, root node, depth uint32, buf []capture) []capture {
-	return runQueryRange(qc, q, root, depth, 0, math.MaxUint32, buf)
+	return runQueryRange(qc, q, root, depth, 0, math.MaxUint32, true, buf)
 }
 
-// runQueryRange is runQuery for the matches within bytes [lo, hi).
-func runQueryRange(qc *sitter.QueryCursor, q *sitter.Query, root node, depth, lo, hi uint32, buf []capture) []capture {
+// runQueryRange is runQuery for the matches within bytes [lo, hi); with
+// !within, for every match the cursor finds there, those of patterns
+// rooted above the range included (their captures may lie outside it).
+func runQueryRange(qc *sitter.QueryCursor, q *sitter.Query, root node, depth, lo, hi uint32, within bool, buf []capture) []capture {
 	cqc := (*C.TSQueryCursor)(queryCursorC(qc))
 	cq := (*C.TSQuery)(queryC(q))
 	cnode := root.c
 	var n C.uint32_t
-	out := C.agentls_run_range(cqc, cq, &cnode, C.uint32_t(depth), C.uint32_t(lo), C.uint32_t(hi), &n)
+	out := C.agentls_run_range(cqc, cq, &cnode, C.uint32_t(depth), C.uint32_t(lo), C.uint32_t(hi), C.bool(within), &n)
 	return copyCaptures(out, n, buf)
 }
 
@@ -366,34 +437,27 @@ type span struct {
 // changedSpans returns the parts of tree nu (an incremental parse of old
 // after edit e) that a new definitions query must cover, in order: the
 // edit with the children of the root that touch it, and the children
-// that the parse made anew. oldIDs, when not nil, are the ids of old's
-// root children before the edit (the previous call's newIDs); newIDs are
-// those of nu. nil spans mean the C side ran out of memory.
-func changedSpans(old, nu ctree, e sitter.EditInput, oldIDs []uintptr) (spans []span, newIDs []uintptr) {
+// that are not old's. With maxDescend > 0 the spans may lie deeper,
+// inside the one child that holds the edit (see agentls_spans); depth
+// says how many levels. nil spans mean the C side ran out of memory.
+func changedSpans(old, nu ctree, e sitter.EditInput, maxDescend uint32) (spans []span, depth uint32) {
 	edit := C.agentls_span_t{
 		lo:  C.uint32_t(e.StartIndex),
 		hi:  C.uint32_t(e.NewEndIndex),
 		lop: C.TSPoint{row: C.uint32_t(e.StartPoint.Row), column: C.uint32_t(e.StartPoint.Column)},
 		hip: C.TSPoint{row: C.uint32_t(e.NewEndPoint.Row), column: C.uint32_t(e.NewEndPoint.Column)},
 	}
-	var ids *C.uintptr_t
-	if len(oldIDs) > 0 {
-		ids = (*C.uintptr_t)(unsafe.Pointer(unsafe.SliceData(oldIDs)))
-	}
-	var n, nnew C.uint32_t
-	var cnew *C.uintptr_t
-	out := C.agentls_spans(old.c, ids, C.uint32_t(len(oldIDs)), nu.c, edit, &n, &cnew, &nnew)
+	var n, cdepth C.uint32_t
+	out := C.agentls_spans(old.c, nu.c, edit, C.uint32_t(maxDescend), &n, &cdepth)
 	if out == nil {
-		return nil, nil
+		return nil, 0
 	}
 	defer C.free(unsafe.Pointer(out))
-	defer C.free(unsafe.Pointer(cnew))
 	spans = make([]span, n)
 	for i, s := range unsafe.Slice(out, int(n)) {
 		spans[i] = span{uint32(s.lo), uint32(s.hi), Pos{uint32(s.lop.row), uint32(s.lop.column)}, Pos{uint32(s.hip.row), uint32(s.hip.column)}}
 	}
-	newIDs = append([]uintptr(nil), unsafe.Slice((*uintptr)(unsafe.Pointer(cnew)), int(nnew))...)
-	return spans, newIDs
+	return spans, uint32(cdepth)
 }
 
 var errNoTree = errors.New("the parser returned no tree")

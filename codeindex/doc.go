@@ -46,8 +46,11 @@
 // start with the cache (cache.go) installs it in one piece while the walk
 // lists the files and the workers lstat them; only files whose size or
 // mtime changed are read. A buffer update reparses the buffer's tree
-// incrementally and queries only the root children the edit touches or
-// the parse made anew; the other definitions move with the edit.
+// incrementally and queries only the nodes the edit touches or the parse
+// made anew, children of the root or, for an edit inside a class or a
+// function, of the deepest node around it (changedSpans); the other
+// definitions move with the edit. A buffer with syntax errors is
+// parsed afresh once, before the next query, not on every keystroke.
 // References are found on demand: files containing the name are parsed in
 // full. Signatures and doc comments are read from the file for the symbols
 // a query returns. Positions are 0-based lines and byte columns (UTF-8).

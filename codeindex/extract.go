@@ -74,7 +74,9 @@ type rawDef struct {
 	name       string
 	nameAt     [2]uint32 // the name and container in the extractor's text
 	contAt     [2]uint32
+	contRng    [2]uint32 // bytes of the container in the file
 	kind       Kind
+	inner      bool   // see emit
 	container  string // explicit
 	scope      bool   // a container only, not a symbol
 	pattern    uint16
@@ -128,16 +130,27 @@ func (x *extractor) treeDefs(l *Language, root node, src []byte) []def {
 	return x.collect(l, src, nil)
 }
 
-// changedDefs returns the definitions of tree, an incremental parse of
-// old after edit e, from prev (the definitions of old, before the edit):
-// the query runs only over the children of the root that the edit touches
-// or that the parse made anew (changedSpans), and the definitions after
-// the edit move with it. ok is false when a definition of prev crosses a
-// boundary of those spans (the caller then queries the whole tree).
-func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitter.EditInput, prev []def, oldIDs []uintptr) (syms []def, ids []uintptr, ok bool) {
-	spans, ids := changedSpans(old, tree, e, oldIDs)
+// maxDescend is how deep changedDefs looks for the changed spans below
+// the root (see agentls_spans).
+const maxDescend = 48
+
+// changedDefs returns the definitions of tree, an incremental parse of old
+// after edit e, from prev (the definitions of old, before the edit):
+// the query runs only over the parts that the edit touches or that the
+// parse made anew (changedSpans: children of the root, or of the node
+// holding the edit, a class or a function, when the edit lies inside
+// one), and the definitions after the edit move with it. ok is false when
+// a definition of prev crosses a boundary of those spans, or the
+// definitions around them changed (the caller then queries the whole
+// tree).
+func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitter.EditInput, prev []def) (syms []def, ok bool) {
+	descend := uint32(maxDescend)
+	if l.maxDepth > 0 {
+		descend = 0 // definitions are near the root: its children are small
+	}
+	spans, depth := changedSpans(old, tree, e, descend)
 	if spans == nil || len(spans) > 32 {
-		return nil, ids, false
+		return nil, false
 	}
 	start := Pos{e.StartPoint.Row, e.StartPoint.Column}
 	oldEnd := Pos{e.OldEndPoint.Row, e.OldEndPoint.Column}
@@ -166,24 +179,42 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 		case !posLess(s.lop, newEnd): // after it
 			olds[i] = Range{unshift(s.lop), unshift(s.hip)}
 		default:
-			return nil, ids, false
+			return nil, false
 		}
 	}
 	syms = make([]def, 0, len(prev)+8)
 	for _, s := range prev {
-		in := false
+		in, around := false, false
 		for _, r := range olds {
 			if !posLess(r.Start, s.Range.End) || !posLess(s.Range.Start, r.End) {
 				continue // apart (touching ends are apart)
 			}
-			if posLess(s.Range.Start, r.Start) || posLess(r.End, s.Range.End) {
-				return nil, ids, false // across a boundary
+			if !posLess(s.Range.Start, r.Start) && !posLess(r.End, s.Range.End) {
+				in = true
+				break
 			}
-			in = true
-			break
+			if depth > 0 && !posLess(r.Start, s.Range.Start) && !posLess(s.Range.End, r.End) {
+				around = true // a definition the spans lie in (a class)
+				continue
+			}
+			return nil, false // across a boundary
 		}
 		switch {
 		case in:
+		case around:
+			// It holds the edit: its end moves, its name stays out of it.
+			if !posLess(s.Range.Start, start) || posLess(s.Range.End, oldEnd) {
+				return nil, false
+			}
+			s.Range.End = shift(s.Range.End)
+			switch {
+			case !posLess(start, s.NameRange.End):
+			case !posLess(s.NameRange.Start, oldEnd):
+				s.NameRange = Range{shift(s.NameRange.Start), shift(s.NameRange.End)}
+			default:
+				return nil, false
+			}
+			syms = append(syms, s)
 		case !posLess(start, s.Range.End): // before the edit
 			syms = append(syms, s)
 		case !posLess(s.Range.Start, oldEnd): // after it
@@ -191,27 +222,118 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			s.NameRange = Range{shift(s.NameRange.Start), shift(s.NameRange.End)}
 			syms = append(syms, s)
 		default:
-			return nil, ids, false
+			return nil, false
 		}
 	}
 	sorted := true
-	for _, s := range spans {
-		if s.lo >= s.hi {
-			continue
+	queried := false
+	if depth == 0 {
+		for _, s := range spans {
+			if s.lo >= s.hi {
+				continue
+			}
+			x.caps = runQueryRange(x.qc, l.defs, tree.root(), l.defDepth(), s.lo, s.hi, true, x.caps)
+			syms = append(syms, x.collect(l, src, nil)...)
+			sorted = false
 		}
-		x.caps = runQueryRange(x.qc, l.defs, tree.root(), l.defDepth(), s.lo, s.hi, x.caps)
-		syms = append(syms, x.collect(l, src, nil)...)
-		sorted = false
+	} else {
+		// The spans lie in nodes that old has too (a class, a function):
+		// the definitions those hold around the edit (the containers of
+		// what the spans hold, of what the spans do not hold) must be
+		// old's, else the whole tree is queried again.
+		lo, hi := e.StartIndex, e.NewEndIndex
+		x.caps = runQueryRange(x.qc, l.defs, old.root(), l.defDepth(), lo, hi, false, x.caps)
+		was, okOld := x.around(l, src, lo, hi)
+		if !okOld {
+			return nil, false
+		}
+		for _, s := range spans {
+			if s.lo >= s.hi {
+				continue
+			}
+			x.caps = runQueryRange(x.qc, l.defs, tree.root(), l.defDepth(), s.lo, s.hi, false, x.caps)
+			raw := x.raws(l, src, nil)
+			keep := raw[:0]
+			var is []rawDef
+			for _, d := range raw {
+				switch {
+				case d.start >= s.lo && d.end <= s.hi && d.nameRng.StartByte >= s.lo && d.nameRng.EndByte <= s.hi:
+					d.inner = true
+					keep = append(keep, d)
+				case d.start < lo && d.end > hi:
+					if d.nameRng.EndByte >= lo && d.nameRng.StartByte <= hi || d.contRng[1] > d.contRng[0] && d.contRng[1] >= lo && d.contRng[0] <= hi {
+						return nil, false // its name or container is in the edit
+					}
+					keep = append(keep, d)
+					is = append(is, d)
+				case d.end <= s.lo || d.start >= s.hi:
+					// Beside the span, in a subtree taken over from old.
+				default:
+					return nil, false
+				}
+			}
+			if !sameAround(was, is) {
+				return nil, false
+			}
+			syms = append(syms, x.emit(l, keep, true)...)
+			sorted, queried = false, true
+		}
+		if !queried {
+			return nil, false // nothing checked the definitions around the edit
+		}
 	}
 	if !sorted {
 		slices.SortStableFunc(syms, cmpNameStart)
 	}
-	return syms, ids, true
+	return syms, true
+}
+
+// around returns the definitions and scopes of x.caps (a query of old,
+// edited, over the edit [lo, hi)) that hold the edit, with their names
+// read from src (the new text: they lie outside the edit); ok is false
+// when one's name or container is in the edit.
+func (x *extractor) around(l *Language, src []byte, lo, hi uint32) (out []rawDef, ok bool) {
+	for _, c := range x.caps {
+		if c.rng.EndByte > uint32(len(src)) || c.rng.StartByte > c.rng.EndByte {
+			return nil, false
+		}
+	}
+	for _, d := range x.raws(l, src, nil) {
+		if d.start < lo && d.end > hi {
+			if d.nameRng.EndByte >= lo && d.nameRng.StartByte <= hi || d.contRng[1] > d.contRng[0] && d.contRng[1] >= lo && d.contRng[0] <= hi {
+				return nil, false
+			}
+			out = append(out, d)
+		}
+	}
+	return out, true
+}
+
+// sameAround reports whether the definitions around the edit are the same
+// before and after it (outer ones first in both).
+func sameAround(a, b []rawDef) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		p, q := &a[i], &b[i]
+		if p.name != q.name || p.kind != q.kind || p.scope != q.scope || p.container != q.container ||
+			p.start != q.start || p.end != q.end || p.nameRng.StartByte != q.nameRng.StartByte || p.pattern != q.pattern {
+			return false
+		}
+	}
+	return true
 }
 
 // collect makes the definitions of a file from the captures of its
 // definitions query (x.caps), moving ends by fixes.
 func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
+	return x.emit(l, x.raws(l, src, fixes), false)
+}
+
+// raws makes the matches of the captures of a definitions query (x.caps)
+// definitions and scopes, one per name node, outer ones first.
+func (x *extractor) raws(l *Language, src []byte, fixes []rangeFix) []rawDef {
 	// The names and containers go into one string per file (x.text, then
 	// text): one allocation instead of one per string.
 	raw := x.raw[:0]
@@ -244,6 +366,7 @@ func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
 				d.rng = c.rng
 				hasDef = true
 			case capContainer:
+				d.contRng = [2]uint32{c.rng.StartByte, c.rng.EndByte}
 				d.contAt = [2]uint32{uint32(len(x.text)), uint32(len(x.text)) + c.rng.EndByte - c.rng.StartByte}
 				x.text = append(x.text, src[c.rng.StartByte:c.rng.EndByte]...)
 			}
@@ -259,7 +382,7 @@ func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
 	}
 	x.raw = raw
 	if len(raw) == 0 {
-		return nil
+		return raw
 	}
 	text := string(x.text)
 	for i := range raw {
@@ -296,6 +419,16 @@ func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
 		}
 		return cmp.Compare(b.end, a.end)
 	})
+	return raw
+}
+
+// emit makes symbols of raws (outer ones first), the innermost definition
+// or scope around each its container; with innerOnly, only of those
+// marked inner (the others give the containers).
+func (x *extractor) emit(l *Language, raw []rawDef, innerOnly bool) []def {
+	if len(raw) == 0 {
+		return nil
+	}
 	syms := make([]def, 0, len(raw))
 	stack := x.stack[:0]
 	for i := range raw {
@@ -311,7 +444,7 @@ func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
 			}
 		}
 		stack = append(stack, d)
-		if d.scope {
+		if d.scope || innerOnly && !d.inner {
 			continue
 		}
 		kind, container := d.kind, d.container

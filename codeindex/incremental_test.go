@@ -3,6 +3,7 @@ package codeindex
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -266,7 +267,7 @@ func spanOnly(x *extractor, l *Language, old, new string) bool {
 		return false
 	}
 	defer tree.close()
-	_, _, ok := x.changedDefs(l, oldTree, tree, newSrc, e, prev, nil)
+	_, ok := x.changedDefs(l, oldTree, tree, newSrc, e, prev)
 	return ok
 }
 
@@ -416,4 +417,103 @@ func oneEdit(a, b string) workspace.Edit {
 		s++
 	}
 	return workspace.Edit{Start: p, End: len(a) - s, New: b[p : len(b)-s]}
+}
+
+// TestChangedDefsMatchTree checks changedDefs against a query of the whole
+// tree it works on (an incremental parse, syntax errors and all), over
+// random edits of every language archive: broken ones and ones that keep
+// the file well formed, most of them inside bodies, where the spans lie
+// below the root's children. With AGENTLS_CORPUS set it does the same to
+// the largest files of each language's corpus.
+func TestChangedDefsMatchTree(t *testing.T) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no language archives")
+	}
+	edits := 150
+	if testing.Short() {
+		edits = 60
+	}
+	x := newExtractor()
+	defer x.Close()
+	total, ok := 0, 0
+	for fi, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := ar.Files[0]
+		n, k := checkChangedDefs(t, x, f.Name, f.Data, rand.New(rand.NewPCG(uint64(fi), 19)), edits)
+		total, ok = total+n, ok+k
+	}
+	t.Logf("%d of %d updates queried the changed spans only", ok, total)
+	if ok < total/2 {
+		t.Errorf("only %d of %d updates queried the changed spans only", ok, total)
+	}
+	root := os.Getenv("AGENTLS_CORPUS")
+	if root == "" || testing.Short() {
+		return
+	}
+	for li, l := range Languages() {
+		var big []string
+		filepath.WalkDir(filepath.Join(root, l.Name), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && LanguageFor(p) == l {
+				if fi, err := d.Info(); err == nil && fi.Size() > 40<<10 && fi.Size() < 600<<10 && len(big) < 3 {
+					big = append(big, p)
+				}
+			}
+			return nil
+		})
+		total, ok := 0, 0
+		for _, p := range big {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, k := checkChangedDefs(t, x, p, src, rand.New(rand.NewPCG(uint64(li), 19)), 30)
+			total, ok = total+n, ok+k
+		}
+		t.Logf("%s: %d of %d updates of %d files queried the changed spans only", l.Name, ok, total, len(big))
+	}
+}
+
+// checkChangedDefs makes edits random edits of src (named name) and checks
+// each update's changedDefs, when it succeeds, against a query of the
+// whole tree; it returns the number of updates and of successes.
+func checkChangedDefs(t *testing.T, x *extractor, name string, src []byte, rng *rand.Rand, edits int) (total, ok int) {
+	t.Helper()
+	l := LanguageFor(name)
+	tree, err := x.parseTree(l, src, ctree{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := x.treeDefs(l, tree.root(), src)
+	for i := range edits {
+		var next []byte
+		if rng.IntN(3) == 0 {
+			next = []byte(randomEdit(rng, string(src)))
+		} else {
+			next = []byte(validEdit(rng, string(src)))
+		}
+		e := diffEdit(src, next)
+		tree.edit(e)
+		nt, err := x.parseTree(l, next, tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, done := x.changedDefs(l, tree, nt, next, e, prev)
+		want := x.treeDefs(l, nt.root(), next)
+		total++
+		if done {
+			ok++
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s, edit %d (%q → %q at %d): changedDefs\n%v\nwhole tree\n%v", name, i,
+					src[e.StartIndex:e.OldEndIndex], next[e.StartIndex:e.NewEndIndex], e.StartIndex, got, want)
+			}
+		}
+		tree.close()
+		tree, src, prev = nt, next, want
+	}
+	tree.close()
+	return total, ok
 }

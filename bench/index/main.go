@@ -12,7 +12,7 @@
 // methods and types.
 //
 //	go run ./bench/index [-dir DIR] [-runs N]
-//	go run ./bench/index -corpus DIR [-langs go,c,…] [-runs N]
+//	go run ./bench/index -corpus DIR [-langs go,c,…] [-runs N] [-incremental]
 package main
 
 import (
@@ -39,13 +39,14 @@ func main() {
 	runs := flag.Int("runs", 1, "cold builds and warm restarts to run (the best of each is kept, as for ctags)")
 	corpus := flag.String("corpus", "", "measure every language under this directory (DIR/go, DIR/python, …) and print the per-language table")
 	langs := flag.String("langs", "", "with -corpus: only these languages (comma-separated)")
+	incrOnly := flag.Bool("incremental", false, "with -corpus: measure only the incremental update (no ctags, no builds, no recall)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file (and of the warm restarts to this file.warm; with -corpus, of each language's cold builds to this file.LANG)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		profile = *cpuprofile
 	}
 	if *corpus != "" {
-		if err := runCorpus(*corpus, *runs, *langs); err != nil {
+		if err := runCorpus(*corpus, *runs, *langs, *incrOnly); err != nil {
 			fmt.Fprintln(os.Stderr, "bench/index:", err)
 			os.Exit(1)
 		}
