@@ -173,3 +173,58 @@ func TestEditResultOverLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryBoundedLargeText: grep over text files of tens of MB, larger
+// than the parts grep holds at once, stays under maxCallRSS and finds
+// everything: a multiline pattern that matches across every line end, so
+// that every seam between two parts cuts a match (before, each seam lost
+// one), a multiline pattern matching every character (before, 1.1 GB: the
+// regexp's list of every match of a part), and a UTF-16 file (before, read
+// as binary past 8 MiB: no match).
+func TestMemoryBoundedLargeText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 63 MB of text")
+	}
+	root := tempRoot(t)
+	const lines = 1500000
+	var b strings.Builder
+	b.Grow(lines * 14)
+	for i := range lines {
+		fmt.Fprintf(&b, "seg %07d A\n", i)
+	}
+	text := b.String()
+	utf16 := make([]byte, 0, 2+2*len(text))
+	utf16 = append(utf16, 0xFF, 0xFE)
+	for i := 0; i < len(text); i++ { // ASCII: one unit a byte
+		utf16 = append(utf16, text[i], 0)
+	}
+	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "wide.txt"), utf16, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		args map[string]any
+		want string
+	}{
+		{"grep -U -c across every line end of 21 MB", map[string]any{"pattern": `A\nseg`, "multiline": true, "path": "big.txt", "output_mode": "count"},
+			fmt.Sprintf("big.txt:%d", lines-1)},
+		{"grep -U -c with a match at every character of 21 MB", map[string]any{"pattern": `(?s).`, "multiline": true, "path": "big.txt", "output_mode": "count"},
+			fmt.Sprintf("big.txt:%d", lines)},
+		{"grep -c in 42 MB of UTF-16", map[string]any{"pattern": `seg \d+ A`, "path": "wide.txt", "output_mode": "count"},
+			fmt.Sprintf("wide.txt:%d", lines)},
+		{"grep in 42 MB of UTF-16, its last line", map[string]any{"pattern": fmt.Sprintf("seg %07d", lines-1), "path": "wide.txt"},
+			fmt.Sprintf("wide.txt:%d:seg %07d A", lines, lines-1)},
+	} {
+		out, rss := callRSS(t, root, "grep", c.args)
+		t.Logf("%s: peak RSS %.1f MB", c.what, float64(rss)/(1<<20))
+		if rss > maxCallRSS {
+			t.Errorf("%s: peak RSS %d MB, over %d MB", c.what, rss>>20, maxCallRSS>>20)
+		}
+		if strings.TrimSpace(out) != c.want {
+			t.Errorf("%s: %q, want %q", c.what, short(out, 300), c.want)
+		}
+	}
+}

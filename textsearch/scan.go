@@ -123,6 +123,10 @@ func (s *scanner) scanLines(data []byte, fn func(h hit) bool) {
 	}
 }
 
+// multilineBatch is how many matches scanMultiline asks the regexp for at
+// once: FindAllIndex holds them all, and a part of a file can hold millions.
+var multilineBatch = 4096 // a variable for the tests
+
 func (s *scanner) scanMultiline(data []byte, fn func(h hit) bool) {
 	if s.f != nil {
 		s.f.reset()
@@ -131,22 +135,46 @@ func (s *scanner) scanMultiline(data []byte, fn func(h hit) bool) {
 		}
 	}
 	lastLine := -1
-	for _, loc := range s.p.re.FindAllIndex(data, -1) {
-		ms, me := loc[0], loc[1]
-		if ms == len(data) && (ms == 0 || data[ms-1] == '\n') {
-			break // an empty match after the last line is on no line
+	pos, after := 0, 0 // search data[pos:]; pass over matches before after
+	n := multilineBatch
+	for {
+		locs := s.p.re.FindAllIndex(data[pos:], n)
+		for _, loc := range locs {
+			ms, me := pos+loc[0], pos+loc[1]
+			if ms < after {
+				continue
+			}
+			if ms == len(data) && (ms == 0 || data[ms-1] == '\n') {
+				return // an empty match after the last line is on no line
+			}
+			ls := bytes.LastIndexByte(data[:ms], '\n') + 1
+			if ls == lastLine {
+				continue
+			}
+			lastLine = ls
+			le := len(data)
+			if i := bytes.IndexByte(data[ms:], '\n'); i >= 0 {
+				le = ms + i
+			}
+			if !fn(hit{ls, le, ms, me}) {
+				return
+			}
 		}
-		ls := bytes.LastIndexByte(data[:ms], '\n') + 1
-		if ls == lastLine {
-			continue
-		}
-		lastLine = ls
-		le := len(data)
-		if i := bytes.IndexByte(data[ms:], '\n'); i >= 0 {
-			le = ms + i
-		}
-		if !fn(hit{ls, le, ms, me}) {
+		if n < 0 || len(locs) < n {
 			return
+		}
+		// Resume at the start of the line the last match ended on, where
+		// ^ and \b see what they see in the whole text, passing over
+		// matches before its end.
+		last := locs[len(locs)-1]
+		after = max(after, pos+max(last[1], last[0]+1))
+		if after > len(data) {
+			return
+		}
+		if next := bytes.LastIndexByte(data[:after], '\n') + 1; next > pos {
+			pos = next
+		} else {
+			n = -1 // no later line start to resume at: the rest at once
 		}
 	}
 }

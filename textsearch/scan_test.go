@@ -80,3 +80,32 @@ func TestScanMultiline(t *testing.T) {
 		t.Errorf("got %q want %q", got, want)
 	}
 }
+
+// TestMultilineBatches: the multiline scan, which asks the regexp for a
+// batch of matches at a time and resumes at a line start, reports what one
+// call for all matches reports: anchors, word boundaries, several matches
+// on a line, empty matches, matches that span lines.
+func TestMultilineBatches(t *testing.T) {
+	text := []byte("abc abc\nab\nc abc\n\nxabc abcabc\nxc\nab\nabc")
+	saved := multilineBatch
+	t.Cleanup(func() { multilineBatch = saved })
+	for _, pat := range []string{`abc`, `^abc`, `\babc\b`, `c\na`, `b?`, `abc$`, `c.*?a`, `(?m:^$)`, `c\n?`, `c\na|^b`} {
+		p, err := Compile(pat, PatternOptions{Multiline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits := func() []hit {
+			var hs []hit
+			p.newScanner().scan(text, func(h hit) bool { hs = append(hs, h); return true })
+			return hs
+		}
+		multilineBatch = 1 << 30
+		want := hits()
+		for _, n := range []int{1, 2, 3} {
+			multilineBatch = n
+			if got := hits(); !slices.Equal(got, want) {
+				t.Errorf("%q in batches of %d: %v, want %v", pat, n, got, want)
+			}
+		}
+	}
+}

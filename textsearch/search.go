@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	utf16pkg "unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/agentls/agentls/workspace"
@@ -233,7 +232,7 @@ func (s *search) file(f File) {
 // scanFile finds the matches of one text; nil when none (or binary).
 func (s *search) scanFile(sc *scanner, rel string, data []byte) *fileResult {
 	fs := s.newFileScan(rel)
-	if s.scanPart(sc, fs, data, 0, 1) {
+	if s.scanPart(sc, fs, data, 0, -1, 0, 1) {
 		return nil
 	}
 	return fs.r
@@ -247,6 +246,7 @@ type fileScan struct {
 	r          *fileResult
 	lastLine   int // last line written to the output (1-based, in the file)
 	afterUntil int // after-context pending up to this line
+	matchEnd   int // offset in the file's text after the last match
 }
 
 func (s *search) newFileScan(rel string) *fileScan {
@@ -254,10 +254,13 @@ func (s *search) newFileScan(rel string) *fileScan {
 }
 
 // scanPart searches data, a run of whole lines of the file whose first is
-// line firstLine; matches that start before offset skip (lines an earlier
-// part searched, present for context) are passed over. It reports true
-// when a match showed the text to be binary (a NUL byte in data).
-func (s *search) scanPart(sc *scanner, fs *fileScan, data []byte, skip, firstLine int) (binary bool) {
+// line firstLine, at offset base of its text; matches that start before
+// offset skip (lines an earlier part searched, present for context) or
+// within the last match reported are passed over, and matches that start
+// at or after stop (>= 0) are left to the next part, as are the lines
+// from there for after-context. It reports true when a match showed the
+// text to be binary (a NUL byte in data).
+func (s *search) scanPart(sc *scanner, fs *fileScan, data []byte, skip, stop, base, firstLine int) (binary bool) {
 	q := &s.q
 	detail := fs.detail
 	binaryChecked := false
@@ -275,7 +278,10 @@ func (s *search) scanPart(sc *scanner, fs *fileScan, data []byte, skip, firstLin
 	inData := func() bool { return *lastLine >= firstLine-1 }
 	p := q.Pattern
 	sc.scan(data, func(h hit) bool {
-		if h.ms < skip {
+		if stop >= 0 && h.ms >= stop {
+			return false
+		}
+		if h.ms < skip || base+h.ms < fs.matchEnd {
 			return true
 		}
 		if (p.wordStart || p.wordEnd) && !p.accept(data, h.ms, h.me) {
@@ -307,6 +313,7 @@ func (s *search) scanPart(sc *scanner, fs *fileScan, data []byte, skip, firstLin
 		}
 		r := fs.r
 		r.count++
+		fs.matchEnd = base + h.me
 		if q.Mode == FilesWithMatches || (q.Mode == Count && !detail) {
 			return false
 		}
@@ -354,7 +361,11 @@ func (s *search) scanPart(sc *scanner, fs *fileScan, data []byte, skip, firstLin
 	if binary || fs.r == nil {
 		return binary
 	}
-	for q.Context > 0 && *lastLine > 0 && inData() && *lastLine < *afterUntil && lastEnd < len(data) {
+	end := len(data)
+	if stop >= 0 {
+		end = stop
+	}
+	for q.Context > 0 && *lastLine > 0 && inData() && *lastLine < *afterUntil && lastEnd < end {
 		le := lineEnd(data, lastEnd)
 		s.emit(fs.r, *lastLine+1, false, data[lastEnd:le], -1)
 		*lastLine, lastEnd = *lastLine+1, le+1
@@ -390,26 +401,7 @@ func decodeText(data []byte) (out []byte, utf16 bool) {
 	case len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF:
 		return data[3:], false
 	case len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF):
-		big := data[0] == 0xFE
-		out = make([]byte, 0, len(data))
-		for i := 2; i+1 < len(data); i += 2 {
-			u := uint16(data[i])<<8 | uint16(data[i+1])
-			if !big {
-				u = uint16(data[i+1])<<8 | uint16(data[i])
-			}
-			r := rune(u)
-			if utf16pkg.IsSurrogate(r) && i+3 < len(data) {
-				u2 := uint16(data[i+2])<<8 | uint16(data[i+3])
-				if !big {
-					u2 = uint16(data[i+3])<<8 | uint16(data[i+2])
-				}
-				if d := utf16pkg.DecodeRune(r, rune(u2)); d != utf8.RuneError {
-					r = d
-					i += 2
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		}
+		out, _ = appendUTF16(make([]byte, 0, len(data)), data[2:], data[0] == 0xFE, true)
 		return out, true
 	}
 	return data, false
