@@ -349,6 +349,12 @@ func (x *extractor) raws(l *Language, src []byte, fixes []rangeFix) []rawDef {
 			switch info.role {
 			case capName:
 				d.nameRng = c.rng
+				if l.syn.leadingComments {
+					// The name may start where the comments before it
+					// do (after the previous token), and a skeleton
+					// leaves them out.
+					l.syn.skipComments(src, &d.nameRng)
+				}
 				name := trimName(src, &d.nameRng)
 				d.nameAt = [2]uint32{uint32(len(x.text)), uint32(len(x.text) + len(name))}
 				x.text = append(x.text, name...)
@@ -366,9 +372,13 @@ func (x *extractor) raws(l *Language, src []byte, fixes []rangeFix) []rawDef {
 				d.rng = c.rng
 				hasDef = true
 			case capContainer:
-				d.contRng = [2]uint32{c.rng.StartByte, c.rng.EndByte}
-				d.contAt = [2]uint32{uint32(len(x.text)), uint32(len(x.text)) + c.rng.EndByte - c.rng.StartByte}
-				x.text = append(x.text, src[c.rng.StartByte:c.rng.EndByte]...)
+				r := c.rng
+				if l.syn.leadingComments {
+					l.syn.skipComments(src, &r) // as for the name
+				}
+				d.contRng = [2]uint32{r.StartByte, r.EndByte}
+				d.contAt = [2]uint32{uint32(len(x.text)), uint32(len(x.text)) + r.EndByte - r.StartByte}
+				x.text = append(x.text, src[r.StartByte:r.EndByte]...)
 			}
 		}
 		if !named || !hasDef || d.nameAt[0] == d.nameAt[1] {

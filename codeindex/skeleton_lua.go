@@ -33,9 +33,19 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 	src := b.src
 	var (
 		prev        byte = ';'
-		pendingFunc bool // after `function`: a name makes it a definition
-		params      bool // after `function`: the next '(' opens its parameters
+		prevWord    string
+		pendingFunc bool    // after `function`: a name makes it a definition
+		params      bool    // after `function`: the next '(' opens its parameters
+		calls       []group // open parentheses of calls (not of parameters)
 	)
+	// setDefs notes a definition in this block: the arguments around it
+	// stay.
+	setDefs := func() {
+		defs = true
+		for i := range calls {
+			calls[i].complex = true
+		}
+	}
 	for off < len(src) {
 		k, e := b.lx.next(off)
 		switch k {
@@ -43,9 +53,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 			off = e
 			continue
 		case tComment:
-			if b.lx.inner[1] > b.lx.inner[0] {
-				b.cut(b.lx.inner[0], b.lx.inner[1])
-			}
+			b.cutComment(off, e)
 			off = e
 			continue
 		case tBad, tEOF:
@@ -57,13 +65,13 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 			continue
 		case tIdent:
 			if pendingFunc {
-				defs = true // function name
+				setDefs() // function name
 				pendingFunc = false
 			}
 			switch string(src[off:e]) {
 			case "function":
 				if prev == '=' {
-					defs = true // x = function, local x = function, {name = function}
+					setDefs() // x = function, local x = function, {name = function}
 				}
 				pendingFunc, params = true, true
 			case "if", "do":
@@ -93,7 +101,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 				}
 				return off, e, defs
 			}
-			prev = 'i'
+			prev, prevWord = 'i', string(src[off:e])
 			off = e
 			continue
 		}
@@ -103,20 +111,25 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 		case '(':
 			if params {
 				params = false
-				// The parameters: names, commas and "...".
+				// The parameters: names, commas and "..." (left out).
+				open, psnap := off, b.save()
 				for off = e; off < len(src); {
 					k, e := b.lx.next(off)
 					if k == tBad || k == tEOF {
 						b.fail = true
 						return off, off, defs
 					}
-					if k == tComment && b.lx.inner[1] > b.lx.inner[0] {
-						b.cut(b.lx.inner[0], b.lx.inner[1])
+					if k == tComment {
+						b.cutComment(off, e)
 					}
 					off = e
 					if k == tPunct && src[e-1] == ')' {
 						break
 					}
+				}
+				if off-1-open > 4 {
+					b.restore(psnap)
+					b.cut(open+1, off-1)
 				}
 				body := off
 				snap := b.save()
@@ -125,7 +138,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 					return end, end, defs
 				}
 				if inner {
-					defs = true
+					setDefs()
 				} else if start > body {
 					b.restore(snap)
 					b.cut(body, start)
@@ -133,6 +146,14 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 				off, prev = end, 'i'
 				continue
 			}
+			// A call's arguments (after a name, not a keyword: `if (x)`
+			// and `= (x)` need what is inside) are left out when they
+			// define nothing.
+			g := group{open: -1}
+			if prev == 'i' && !luaSyntax.reserved[prevWord] || prev == ')' || prev == ']' {
+				g.open, g.snap = off, b.save()
+			}
+			calls = append(calls, g)
 		case '{':
 			snap := b.save()
 			start, end, inner := b.luaBlock(e, luaTable)
@@ -140,13 +161,24 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 				return end, end, defs
 			}
 			if inner {
-				defs = true
+				setDefs()
 			} else if start-e >= minLiteral {
 				b.restore(snap)
 				b.cut(e, start)
 			}
 			off, prev = end, '}'
 			continue
+		case ')':
+			if len(calls) == 0 {
+				b.fail = true
+				return off, e, defs
+			}
+			g := calls[len(calls)-1]
+			calls = calls[:len(calls)-1]
+			if g.open >= 0 && !g.complex && off-g.open > 4 {
+				b.restore(g.snap)
+				b.cut(g.open+1, off)
+			}
 		case '}':
 			if closer != luaTable {
 				b.fail = true
