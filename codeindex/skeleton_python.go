@@ -21,6 +21,7 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		start, end, indent int
 		first, second      string
 		colon              bool
+		lastWord           string
 	}
 	var (
 		lines    []line
@@ -31,6 +32,13 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		cont     bool // a backslash continues the line
 		prevEnd  int
 		lastPunc byte
+		// Open brackets: where each opened, and whether its contents can
+		// go (a call's arguments, a tuple, a list, a dict or set: the
+		// parser sees an empty one; not a subscript, nor `from m import
+		// (a, b)`).
+		opens   []int
+		prevTok tokKind
+		prevC   byte
 	)
 	flush := func() {
 		if cur.start >= 0 {
@@ -90,11 +98,25 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			switch c := src[off]; c {
 			case '(', '[', '{':
 				depth++
+				o := off
+				if c == '[' && (prevTok == tIdent && !pyOperandWords[cur.lastWord] || prevTok == tString || prevTok == tNumber || prevTok == tPunct && (prevC == ')' || prevC == ']' || prevC == '}')) ||
+					cur.first == "from" || cur.first == "import" {
+					o = -1
+				}
+				opens = append(opens, o)
 			case ')', ']', '}':
 				if depth == 0 {
 					return false
 				}
 				depth--
+				if o := opens[len(opens)-1]; o >= 0 && off-o > 4 {
+					// What was to go inside goes with the rest.
+					for len(pieces) > 0 && pieces[len(pieces)-1].a > o {
+						pieces = pieces[:len(pieces)-1]
+					}
+					pieces = append(pieces, piece{o + 1, off, false})
+				}
+				opens = opens[:len(opens)-1]
 			case '\\':
 				cont = true
 				off = e
@@ -103,6 +125,10 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 				lastPunc = c
 			}
 		}
+		if k == tIdent {
+			cur.lastWord = string(src[off:e])
+		}
+		prevTok, prevC = k, src[off]
 		prevEnd = e
 		off = e
 	}
@@ -182,6 +208,10 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 	s.cut(len(src), len(src))
 	return true
 }
+
+// pyOperandWords are the keywords after which a '[' opens a list, not a
+// subscript.
+var pyOperandWords = words("return yield in not and or if else elif while for assert del print await lambda is import from as with except raise")
 
 // piece is text the skeleton leaves out: [a, b), a comment's (fix: a
 // definition that ends with it gets its end back) or a string's.
