@@ -25,6 +25,8 @@ bool ts_node_is_named(TSNode self);
 bool ts_node_is_extra(TSNode self);
 uint16_t ts_node_symbol(TSNode self);
 bool ts_node_is_missing(TSNode self);
+TSRange *ts_tree_get_changed_ranges(const TSTree *old_tree, const TSTree *new_tree, uint32_t *length);
+void ts_tree_cursor_reset(TSTreeCursor *self, TSNode node);
 void ts_tree_cursor_delete(TSTreeCursor *self);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
@@ -176,23 +178,25 @@ static bool agentls_same(TSNode a, TSNode b, int32_t *budget) {
 	return same;
 }
 
-// agentls_twin moves c (over the children of a node of old, in order)
-// to the first child that does not start before start, and returns it;
-// *at is false when it does not start at start. Called with increasing
-// starts, it walks the children once.
-static TSNode agentls_twin(TSTreeCursor *c, bool *at, uint32_t start) {
+// agentls_twin returns the child of old's node op that starts at start,
+// or op itself when none does.
+static TSNode agentls_twin(TSTreeCursor *c, TSNode op, uint32_t start) {
+	ts_tree_cursor_reset(c, op);
+	if (ts_tree_cursor_goto_first_child_for_byte(c, start) < 0) {
+		return op;
+	}
 	TSNode k = ts_tree_cursor_current_node(c);
 	while (ts_node_start_byte(k) < start && ts_tree_cursor_goto_next_sibling(c)) {
 		k = ts_tree_cursor_current_node(c);
 	}
-	*at = ts_node_start_byte(k) == start;
-	return k;
+	return ts_node_start_byte(k) == start ? k : op;
 }
 
 // agentls_spans returns the parts of tree nu, an incremental parse of old
 // (edited, so in the same coordinates), where definitions may have
 // changed: [lo, hi) (the edit, its points in edit) and the children of the
-// root that touch it, then each child that is not one of old's (the same
+// root that touch it, then each child over a range where the trees differ
+// (ts_tree_get_changed_ranges) that is not one of old's (the same
 // subtree, or one built again the same: agentls_same), tokens and
 // comments aside. Spans are in order, the adjacent ones joined; *n is
 // their number (the caller frees them).
@@ -219,23 +223,50 @@ static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentl
 		// match what they did: the whole tree is one span.
 		ok = ok && agentls_push(&out, agentls_span_of(parent));
 	}
+	// Where the trees differ (tree-sitter skips the subtrees they share):
+	// only the children over those ranges and the edit are looked at, a
+	// list of thousands of children costs a few steps.
+	uint32_t nchanged = 0;
+	TSRange *changed = ts_tree_get_changed_ranges(old, nu, &nchanged);
+	agentls_spans_t look = {0};
+	ok = ok && agentls_push(&look, edit);
+	for (uint32_t i = 0; ok && i < nchanged; i++) {
+		ok = agentls_push(&look, (agentls_span_t){changed[i].start_byte, changed[i].end_byte, changed[i].start_point, changed[i].end_point});
+	}
+	free(changed);
+	if (ok) {
+		qsort(look.v, look.n, sizeof *look.v, agentls_cmp_span);
+	}
+	TSTreeCursor c = ts_tree_cursor_new(parent), oc = ts_tree_cursor_new(oparent);
 	for (uint32_t level = 0; ok; level++) {
 		touch.n = 0;
 		TSNode inner = parent; // the one child touching the edit, strictly around it
-		TSTreeCursor c = ts_tree_cursor_new(parent), oc = ts_tree_cursor_new(oparent);
-		bool oc_ok = ts_tree_cursor_goto_first_child(&oc);
-		if (ts_tree_cursor_goto_first_child(&c)) {
+		const void *last_id = NULL;
+		uint32_t last_s = 0;
+		for (size_t r = 0; ok && r < look.n; r++) {
+			uint32_t lo = look.v[r].lo, hi = look.v[r].hi;
+			ts_tree_cursor_reset(&c, parent);
+			if (ts_tree_cursor_goto_first_child_for_byte(&c, lo > 0 ? lo - 1 : 0) < 0) {
+				continue;
+			}
 			do {
 				TSNode k = ts_tree_cursor_current_node(&c);
 				uint32_t s = ts_node_start_byte(k), e = ts_node_end_byte(k);
+				if (s > hi) {
+					break;
+				}
+				if (e < lo || last_id && (s < last_s || s == last_s && k.id == last_id)) {
+					continue; // before the range, or seen for the range before
+				}
+				last_id = k.id;
+				last_s = s;
 				bool touches = s <= edit.hi && e >= edit.lo;
 				if (!touches && ts_node_child_count(k) == 0 && (!ts_node_is_named(k) || ts_node_is_extra(k))) {
 					continue; // a token or a comment
 				}
-				if (!touches && oc_ok) {
-					bool at;
-					TSNode twin = agentls_twin(&oc, &at, s);
-					if (at && agentls_same(k, twin, &budget)) {
+				if (!touches) {
+					TSNode twin = agentls_twin(&oc, oparent, s);
+					if (twin.id != oparent.id && agentls_same(k, twin, &budget)) {
 						continue; // old's
 					}
 				}
@@ -249,8 +280,6 @@ static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentl
 				}
 			} while (ok && ts_tree_cursor_goto_next_sibling(&c));
 		}
-		ts_tree_cursor_delete(&c);
-		ts_tree_cursor_delete(&oc);
 		if (!ok) {
 			break;
 		}
@@ -258,7 +287,7 @@ static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentl
 		TSNode oinner = oparent;
 		if (touch.n == 1 && inner.id != parent.id && level < maxDescend && ts_node_child_count(inner) > 0) {
 			uint32_t found = 0;
-			TSTreeCursor oc = ts_tree_cursor_new(oparent);
+			ts_tree_cursor_reset(&oc, oparent);
 			if (ts_tree_cursor_goto_first_child_for_byte(&oc, edit.lo) >= 0) {
 				do {
 					TSNode k = ts_tree_cursor_current_node(&oc);
@@ -274,7 +303,6 @@ static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentl
 					}
 				} while (ts_tree_cursor_goto_next_sibling(&oc));
 			}
-			ts_tree_cursor_delete(&oc);
 			if (found != 1 || oinner.id == oparent.id || ts_node_symbol(oinner) != ts_node_symbol(inner)) {
 				oinner = oparent;
 			}
@@ -289,7 +317,10 @@ static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentl
 		oparent = oinner;
 		*depth = level + 1;
 	}
+	ts_tree_cursor_delete(&c);
+	ts_tree_cursor_delete(&oc);
 	free(touch.v);
+	free(look.v);
 	if (!ok) {
 		free(out.v);
 		return NULL;
