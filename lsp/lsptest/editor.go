@@ -106,7 +106,6 @@ func New(t testing.TB, serve ServeFunc) *Editor {
 		e.exit <- code
 	}()
 	e.conn = wire.NewConn(s2cR, c2sW, closers{s2cR, c2sW})
-	e.conn.Seen = e.bump
 	runDone := make(chan struct{})
 	go func() {
 		defer close(runDone)
@@ -155,17 +154,20 @@ func (e *Editor) ctx() (context.Context, context.CancelFunc) {
 func (e *Editor) Call(method string, params, result any) error {
 	ctx, cancel := e.ctx()
 	defer cancel()
+	defer e.bump()
 	return e.conn.Call(ctx, method, params, result)
 }
 
 // CallContext is Call with the caller's context (to cancel it).
 func (e *Editor) CallContext(ctx context.Context, method string, params, result any) error {
+	defer e.bump()
 	return e.conn.Call(ctx, method, params, result)
 }
 
 // CallID is CallContext with a chosen id (raw JSON), so that a test can
 // cancel the request with $/cancelRequest.
 func (e *Editor) CallID(ctx context.Context, id string, method string, params, result any) error {
+	defer e.bump()
 	return e.conn.CallID(ctx, json.RawMessage(id), method, params, result)
 }
 
@@ -175,7 +177,7 @@ func (e *Editor) CallID(ctx context.Context, id string, method string, params, r
 func (e *Editor) Start(id string, method string, params, result any) (wait func() error) {
 	ctx, cancel := e.ctx()
 	w := e.conn.Start(ctx, json.RawMessage(id), method, params, result)
-	return func() error { defer cancel(); return w() }
+	return func() error { defer cancel(); defer e.bump(); return w() }
 }
 
 // Notify sends a notification.
@@ -455,8 +457,11 @@ func (e *Editor) bump() {
 	e.mu.Unlock()
 }
 
-// handle serves the server's requests and records everything.
+// handle serves the server's requests and records everything. WaitFor
+// looks again after every message: here, and when a call's answer came
+// (a condition may poll the server).
 func (e *Editor) handle(m *wire.Message) {
+	defer e.bump()
 	e.mu.Lock()
 	e.received = append(e.received, m)
 	e.mu.Unlock()

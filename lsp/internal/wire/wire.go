@@ -200,10 +200,6 @@ type Conn struct {
 
 	closeOnce sync.Once
 	done      chan struct{}
-
-	// Seen, when set before Run, is called after every message Run reads
-	// (responses included, after they reach their Call).
-	Seen func()
 }
 
 // NewConn makes a connection reading r and writing w; Close closes c (may be nil).
@@ -311,9 +307,6 @@ func (c *Conn) Run(handle func(*Message)) error {
 			}
 		default:
 			c.Reply(json.RawMessage("null"), nil, Errorf(CodeInvalidRequest, "invalid request: no method and no id"))
-		}
-		if c.Seen != nil {
-			c.Seen()
 		}
 	}
 }
