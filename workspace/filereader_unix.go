@@ -297,6 +297,10 @@ func (d *FileReader) Close() {
 // ones say 0) still gives its first bytes.
 const readSlack = 64 << 10
 
+// sniffChunk is the first read of a file longer than it, looked at for a
+// NUL byte before the rest is read.
+const sniffChunk = 64 << 10
+
 // firstReadMax bounds the first buffer of a read, whatever the size: a
 // larger file is sniffed for binary content before it is read whole.
 const firstReadMax = 4 << 20
@@ -305,10 +309,11 @@ const firstReadMax = 4 << 20
 // stat'ed, into buf: to its end or to that size, whichever comes first,
 // so that a file growing while it is read costs the size it had and no
 // more (it is read as that prefix), and to at most maxBytes (> 0), more
-// reporting that the file goes on past them. A file over the first buffer
-// whose first 8 KiB hold a NUL byte (binary; UTF-16 with a BOM is text) is
-// read no further: the prefix is enough to call it binary, and a 2 GB
-// sparse file is not read into memory to find that out.
+// reporting that the file goes on past them. A file over sniffChunk whose
+// first 8 KiB hold a NUL byte (binary; UTF-16 with a BOM is text) is read
+// no further: the prefix is enough to call it binary, and a 2 GB sparse
+// file is not read into memory to find that out (nor a 200 KiB shared
+// object into a search's buffer).
 func readFD(fd int, size int64, maxBytes int, buf []byte) (_ []byte, more bool, _ error) {
 	limit := int(size)
 	if size == 0 {
@@ -322,16 +327,22 @@ func readFD(fd int, size int64, maxBytes int, buf []byte) (_ []byte, more bool, 
 	}
 	sniffed := false
 	for len(buf) < limit {
-		if len(buf) == cap(buf) {
-			if !sniffed && IsBinary(buf) {
+		if !sniffed && len(buf) >= min(cap(buf), sniffChunk) {
+			if IsBinary(buf) {
 				return buf, false, nil
 			}
 			sniffed = true
+		}
+		if len(buf) == cap(buf) {
 			nb := make([]byte, len(buf), limit)
 			copy(nb, buf)
 			buf = nb
 		}
-		n, err := unix.Read(fd, buf[len(buf):min(cap(buf), limit)])
+		end := min(cap(buf), limit)
+		if !sniffed {
+			end = min(end, sniffChunk)
+		}
+		n, err := unix.Read(fd, buf[len(buf):end])
 		if err == unix.EINTR {
 			continue
 		}
