@@ -94,7 +94,7 @@ func (deleteFile) Execute(ctx context.Context, args json.RawMessage) (string, er
 	}
 	err = checkGit(abs)
 	if err == nil {
-		err = s.WS.Walk(ctx, abs, workspace.WalkOptions{Hidden: true, IncludeIgnored: true}, func(e workspace.WalkEntry) error {
+		err = s.WS.Walk(ctx, abs, workspace.WalkOptions{Hidden: true, IncludeIgnored: true, DiskOnly: true}, func(e workspace.WalkEntry) error {
 			if e.IsDir {
 				return checkGit(e.Abs)
 			}

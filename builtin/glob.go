@@ -91,7 +91,9 @@ func (glob) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		none = fmt.Sprintf("No files match %s in %s/.", a.Pattern, searched)
 	}
 	if st, err := os.Stat(dir); err != nil {
-		return none, nil
+		if !s.WS.HasBuffersUnder(dir) { // else a directory only open buffers make
+			return none, nil
+		}
 	} else if !st.IsDir() {
 		return "", fmt.Errorf("%s is a file, not a directory to search: pass a directory as path", dirRel)
 	}

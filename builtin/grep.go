@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/agentls/agentls/registry"
@@ -158,18 +157,14 @@ func notSearched(skipped *workspace.Skipped, rel string, a grepArgs) string {
 }
 
 // grepSource lists the files under abs (a file or a directory) that the
-// arguments select, each open buffer standing in for its disk file and
-// buffers with no disk file included.
+// arguments select, as the workspace's merged walk gives them: an open
+// buffer stands for its disk file, and buffers with no file on disk are
+// listed where the walk would have found them.
 func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter, a grepArgs, skipped **workspace.Skipped) (textsearch.Source, error) {
 	ws := s.WS
-	buffers := map[string]*grepBuffer{}
-	for _, b := range ws.Buffers() {
-		if b.Path == abs || strings.HasPrefix(b.Path, abs+string(os.PathSeparator)) || rel == "." && ws.Contains(b.Path) {
-			buffers[b.Path] = &grepBuffer{text: b.Text}
-		}
-	}
+	buf, isBuf := bufferOf(ws, abs)
 	st, statErr := os.Stat(abs)
-	if statErr == nil && !st.IsDir() && !st.Mode().IsRegular() && buffers[abs] == nil {
+	if statErr == nil && !st.IsDir() && !st.Mode().IsRegular() && !isBuf {
 		// A FIFO named on purpose gets an answer; one met by a walk is passed over.
 		return nil, workspace.NotRegularError{Path: rel, Mode: st.Mode()}
 	}
@@ -177,14 +172,14 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		// A hard link to a denied file: missing, as read_file says.
 		return nil, fmt.Errorf("%s does not exist; find paths with glob or ls", rel)
 	}
-	if statErr == nil && !st.IsDir() || statErr != nil && buffers[abs] != nil {
+	if statErr == nil && !st.IsDir() || statErr != nil && isBuf {
 		// One file: searched whatever the filters and ignore rules say, as rg does.
 		f := textsearch.File{Abs: abs, Rel: rel, Explicit: true}
 		if statErr == nil {
 			f.Size = st.Size()
 		}
-		if b := buffers[abs]; b != nil {
-			f.Text = []byte(b.text)
+		if isBuf {
+			f.Text = []byte(buf.Text)
 		} else if lst, err := os.Lstat(abs); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
 			// A symlink named as the path, leading to a file inside the
 			// folder (Resolve checked): search its target, as read_file
@@ -200,10 +195,7 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 			return nil
 		}, nil
 	}
-	if statErr != nil {
-		if errors.Is(statErr, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s does not exist; find paths with glob or ls", rel)
-		}
+	if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) {
 		return nil, statErr
 	}
 	opts := workspace.WalkOptions{
@@ -213,68 +205,58 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		NoStat:         true,
 		Skipped:        *skipped,
 	}
-	overlay := func(abs string) ([]byte, bool) {
-		if b := buffers[abs]; b != nil {
-			b.seen.Store(true)
-			return []byte(b.text), true
-		}
-		return nil, false
-	}
-	var files textsearch.Source
 	// The table lists what a walk of the whole folder visits; a search
 	// inside a hidden or ignored directory walks that directory itself.
-	inTable := rel == "." || !hiddenPath(rel) && (a.IncludeIgnored || !ws.Ignored(abs, true))
+	inTable := rel == "." || statErr == nil && !hiddenPath(rel) && (a.IncludeIgnored || !ws.Ignored(abs, true))
 	if table, tableSkipped := textsearch.SessionTable(s, opts); table != nil && inTable {
-		files = table.Source(rel, filter, overlay)
 		*skipped = tableSkipped
-	} else {
-		files = func(ctx context.Context, fn func(textsearch.File)) error {
-			return ws.Walk(ctx, abs, opts, func(e workspace.WalkEntry) error {
-				if e.IsDir {
-					if filter.SkipDir(e.Rel) {
-						return fs.SkipDir
-					}
-					return nil
-				}
-				if !e.Mode.IsRegular() || !filter.Match(e.Rel) {
-					return nil
-				}
-				f := textsearch.File{Abs: e.Abs, Rel: e.Rel, Size: e.Size}
-				if text, ok := overlay(e.Abs); ok {
-					f.Text = text
-				}
-				fn(f)
-				return nil
-			})
-		}
+		return table.Source(rel, filter, bufferText(ws)), nil
+	}
+	if statErr != nil && !ws.HasBuffersUnder(abs) {
+		return nil, fmt.Errorf("%s does not exist; find paths with glob or ls", rel)
 	}
 	return func(ctx context.Context, fn func(textsearch.File)) error {
-		if err := files(ctx, fn); err != nil {
-			return err
-		}
-		// Buffers of files not on disk yet, searched when the walk would
-		// have visited them.
-		for babs, b := range buffers {
-			if b.seen.Load() {
-				continue
+		return ws.Walk(ctx, abs, opts, func(e workspace.WalkEntry) error {
+			if e.IsDir {
+				if filter.SkipDir(e.Rel) {
+					return fs.SkipDir
+				}
+				return nil
 			}
-			if _, err := os.Lstat(babs); err == nil {
-				continue // on disk and passed over by the walk
+			if !e.Mode.IsRegular() || !filter.Match(e.Rel) {
+				return nil
 			}
-			brel := ws.Rel(babs)
-			if !a.Hidden && hiddenPath(strings.TrimPrefix(brel, rel+"/")) ||
-				!a.IncludeIgnored && ws.Ignored(babs, false) || !filter.Match(brel) {
-				continue
+			f := textsearch.File{Abs: e.Abs, Rel: e.Rel, Size: e.Size}
+			if b, ok := bufferOf(ws, e.Abs); ok {
+				f.Text = []byte(b.Text)
+			} else if e.Buffer {
+				return nil // closed since the walk saw it
 			}
-			fn(textsearch.File{Abs: babs, Rel: brel, Text: []byte(b.text)})
-		}
-		return nil
+			fn(f)
+			return nil
+		})
 	}, nil
 }
 
-type grepBuffer struct {
-	text string
-	seen atomic.Bool
+// bufferText gives the text of the open buffer of abs, which a search reads
+// instead of the file.
+func bufferText(ws *workspace.Workspace) textsearch.Overlay {
+	return func(abs string) ([]byte, bool) {
+		if b, ok := bufferOf(ws, abs); ok {
+			return []byte(b.Text), true
+		}
+		return nil, false
+	}
+}
+
+// bufferOf is the open buffer of abs, unless its file is a hard link to a
+// denied file (whose disk copy the search's readers refuse too).
+func bufferOf(ws *workspace.Workspace, abs string) (workspace.Buffer, bool) {
+	b, ok := ws.Buffer(abs)
+	if !ok || ws.IsDeniedLink(abs) {
+		return workspace.Buffer{}, false
+	}
+	return b, true
 }
 
 // hiddenPath reports whether any element of the '/'-separated rel starts with a dot.

@@ -51,6 +51,7 @@ type lsNode struct {
 	dir      bool
 	link     string // symlink target
 	hidden   bool   // a symlink to a denied file: its target is not shown
+	unsaved  bool   // an open buffer with no file on disk
 	children []*lsNode
 	count    int // entries below a directory at the depth limit
 }
@@ -79,10 +80,12 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 		return "", err
 	}
 	st, err := os.Stat(abs)
-	if err != nil {
+	switch {
+	case err != nil && s.WS.HasBuffersUnder(abs):
+		// A directory that only open buffers make: listed like one on disk.
+	case err != nil:
 		return "", fmt.Errorf("%s does not exist; list its parent to see what is there", rel)
-	}
-	if !st.IsDir() {
+	case !st.IsDir():
 		return "", fmt.Errorf("%s is a file, not a directory; read it with read_file", rel)
 	}
 
@@ -109,7 +112,7 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 			}
 			return nil
 		}
-		n := &lsNode{name: e.Name(), dir: e.IsDir}
+		n := &lsNode{name: e.Name(), dir: e.IsDir, unsaved: e.Buffer && !e.IsDir}
 		if e.Mode&fs.ModeSymlink != 0 {
 			n.link, _ = s.WS.Readlink(e.Abs) // beneath the root: a swapped parent cannot lead out
 			if _, _, err := s.WS.Resolve(e.Abs); errors.Is(err, fs.ErrNotExist) {
@@ -146,6 +149,8 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 			b.WriteString(" (symlink)")
 		case n.link != "":
 			b.WriteString(" -> " + n.link)
+		case n.unsaved:
+			b.WriteString(" (unsaved buffer, not on disk)")
 		}
 		lines = append(lines, b.String())
 		for i, c := range n.children {

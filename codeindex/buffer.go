@@ -95,7 +95,8 @@ func (ix *Index) putBufferLocked(rel string, b *buffer) {
 	ix.notify(rel)
 }
 
-// Watch follows the workspace: every buffer change updates the index
+// Watch follows the workspace: the buffers open when it starts (those with
+// no file on disk too) and every buffer change after update the index
 // (incrementally, from the change's edits), closing a buffer goes back to
 // the disk file, and writes made through the workspace re-read the file.
 // The work runs on a goroutine of the index, never in the goroutine that
@@ -104,10 +105,20 @@ func (ix *Index) putBufferLocked(rel string, b *buffer) {
 // latest version. Queries first wait for the changes queued before them
 // (settle).
 func (ix *Index) Watch() {
+	wake := make(chan struct{}, 1)
 	ix.pendMu.Lock()
 	ix.pending = map[string]struct{}{}
+	// The buffers open already (the index is made at its first use, long
+	// after the editor opened them), those with no file on disk included:
+	// the same view as every other tool's.
+	for _, b := range ix.ws.Buffers() {
+		ix.pending[b.Path] = struct{}{}
+		ix.queued++
+	}
+	if len(ix.pending) > 0 {
+		wake <- struct{}{}
+	}
 	ix.pendMu.Unlock()
-	wake := make(chan struct{}, 1)
 	ix.unwatch = ix.ws.OnChange(func(abs string) {
 		if ix.ctx.Err() != nil {
 			return

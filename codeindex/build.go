@@ -138,8 +138,8 @@ func (ix *Index) build(ctx context.Context) error {
 	// The walk lists; the workers stat (only the files of a language) and
 	// read.
 	walkErr := ix.ws.Walk(ctx, ix.ws.Root(), workspace.WalkOptions{Parallel: ix.opts.Workers, NoStat: true}, func(e workspace.WalkEntry) error {
-		if e.IsDir || !e.Mode.IsRegular() {
-			return nil
+		if e.IsDir || !e.Mode.IsRegular() || e.Buffer {
+			return nil // a buffer not on disk comes through Watch, as every open buffer
 		}
 		l := LanguageFor(e.Rel)
 		if l == nil {

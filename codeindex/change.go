@@ -62,7 +62,7 @@ func (ix *Index) notify(rel string) {
 func (ix *Index) dirChanged(rel, abs string) {
 	x := newExtractor()
 	defer x.Close()
-	ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{NoStat: true}, func(e workspace.WalkEntry) error {
+	ix.ws.Walk(ix.ctx, abs, workspace.WalkOptions{NoStat: true, DiskOnly: true}, func(e workspace.WalkEntry) error {
 		if l := LanguageFor(e.Rel); l != nil && !e.IsDir && e.Mode.IsRegular() {
 			// A file whose size and mtime did not change keeps its entry.
 			ix.mu.RLock()

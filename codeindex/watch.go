@@ -22,7 +22,7 @@ func (ix *Index) WatchDisk() error {
 		w.Close()
 		return err
 	}
-	err = ix.ws.Walk(ix.ctx, root, workspace.WalkOptions{NoStat: true}, func(e workspace.WalkEntry) error {
+	err = ix.ws.Walk(ix.ctx, root, workspace.WalkOptions{NoStat: true, DiskOnly: true}, func(e workspace.WalkEntry) error {
 		if e.IsDir {
 			w.Add(e.Abs) // a directory that cannot be watched is only not followed
 		}

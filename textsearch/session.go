@@ -77,6 +77,7 @@ func SessionTable(s *workspace.Session, opts workspace.WalkOptions) (*Table, *wo
 			})
 		}, budget)
 		t.ws = ws // a hard link to a denied file is passed over
+		t.FollowGen(ws.UnsavedVersion)
 		st.tables[key] = t
 	}
 	return t, st.skipped[key]

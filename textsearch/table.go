@@ -37,6 +37,11 @@ type Table struct {
 	budget int64                // bytes of content kept
 	ws     *workspace.Workspace // when set, files are read through its readers
 
+	// gen, when set, changes whenever the walk would list other files
+	// without any directory changing on disk (buffers with no file on
+	// disk opened or closed: workspace.UnsavedVersion).
+	gen func() uint64
+
 	mu     sync.Mutex
 	snap   *tableSnap // nil: walk before the next search
 	cached atomic.Int64
@@ -47,6 +52,7 @@ type tableSnap struct {
 	files  []*tableFile // sorted by rel
 	dirs   []statKey    // every directory walked, and the ignore files that may be in it
 	walked time.Time
+	gen    uint64 // Table.gen() before the walk
 }
 
 type tableFile struct {
@@ -84,6 +90,12 @@ func NewTable(root string, walk WalkFunc, budget int64) *Table {
 	return &Table{root: root, walk: walk, budget: budget}
 }
 
+// FollowGen makes the table walk again whenever gen's value changed since
+// its last walk: for what the walk lists that no directory's mtime tells
+// (workspace.UnsavedVersion: buffers with no file on disk). Call it before
+// the first search.
+func (t *Table) FollowGen(gen func() uint64) { t.gen = gen }
+
 // Invalidate tells the table that the file or directory at abs changed.
 func (t *Table) Invalidate(abs string) {
 	t.mu.Lock()
@@ -110,14 +122,18 @@ func (t *Table) CachedBytes() int64 { return t.cached.Load() }
 func (t *Table) snapshot(ctx context.Context) (*tableSnap, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if s := t.snap; s != nil && s.valid() {
+	var gen uint64
+	if t.gen != nil {
+		gen = t.gen()
+	}
+	if s := t.snap; s != nil && s.gen == gen && s.valid() {
 		return s, nil
 	}
 	if t.snap != nil {
 		t.snap = nil
 		t.cached.Store(0)
 	}
-	s := &tableSnap{walked: time.Now()}
+	s := &tableSnap{walked: time.Now(), gen: gen}
 	var mu sync.Mutex
 	dirs := []string{t.root}
 	err := t.walk(ctx, func(abs, rel string, isDir bool) {

@@ -36,7 +36,11 @@
 // test holds them to `git ls-files --others --exclude-standard`. Sequential
 // walks go in lexical order; parallel ones (WalkOptions.Parallel) call the
 // visitor concurrently and cost one ReadDir per directory (plus one lstat
-// per entry unless WalkOptions.NoStat).
+// per entry unless WalkOptions.NoStat). A walk lists the merged view: an
+// open buffer whose file is not on disk is visited where the file would be
+// (WalkEntry.Buffer), under the same rules, so that grep, glob, ls and the
+// code index all see a new unsaved file; WalkOptions.DiskOnly is for walks
+// that act on the disk itself.
 //
 // # Writing
 //

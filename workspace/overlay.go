@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // A Buffer is the state of one file open in the editor.
@@ -19,6 +20,9 @@ type Buffer struct {
 	// Dirty: the buffer's text (line endings normalised) differs from the
 	// disk text last seen when the buffer was opened or saved.
 	Dirty bool
+	// Modified is when the text last changed here (opened or changed): a
+	// buffer with no file on disk has no other modification time.
+	Modified time.Time
 }
 
 // An overlay is one open buffer. Overlays are immutable once published in
@@ -182,6 +186,7 @@ func (w *Workspace) Saved(path string) {
 func (o overlay) with(version int32, text string) *overlay {
 	o.buf.Version = version
 	o.buf.Text = text
+	o.buf.Modified = time.Now()
 	o.norm = text
 	o.format.CRLF = false
 	if strings.Contains(text, "\r\n") {
@@ -203,6 +208,9 @@ func (w *Workspace) publish(path string, next func(old *overlay) *overlay) {
 		w.mu.Unlock()
 		return
 	}
+	if o == nil && !old.onDisk || old == nil && !o.onDisk {
+		w.unsaved.Add(1) // a buffer-only file came or went
+	}
 	m := maps.Clone(cur)
 	if o == nil {
 		delete(m, path)
@@ -220,6 +228,12 @@ func (w *Workspace) publish(path string, next func(old *overlay) *overlay) {
 	}
 }
 
+// UnsavedVersion changes whenever a buffer with no file on disk (as seen
+// when it was opened or last saved) is opened or closed: what a walk lists
+// then changes without any directory on disk changing (see Walk), and a
+// cached listing must be made again.
+func (w *Workspace) UnsavedVersion() uint64 { return w.unsaved.Load() }
+
 func (w *Workspace) overlay(path string) (*overlay, bool) {
 	o, ok := (*w.bufs.Load())[path]
 	return o, ok
@@ -230,6 +244,9 @@ func (w *Workspace) overlay(path string) (*overlay, bool) {
 // code index) it does not exist, as the file does not. Writes never reach
 // such a path (ResolveWrite refuses it), so the editor needs it neither.
 func (w *Workspace) Buffer(path string) (Buffer, bool) {
+	if len(*w.bufs.Load()) == 0 { // the common case for a search's every file
+		return Buffer{}, false
+	}
 	path = filepath.Clean(path)
 	o, ok := w.overlay(path)
 	if !ok || w.Denied(path) {

@@ -22,6 +22,8 @@ type dirent struct {
 	mode    fs.FileMode
 	size    int64
 	mtime   int64 // Unix ns
+
+	buffer bool // not on disk: an open buffer, or a directory holding one (addBuffers)
 }
 
 // dirScratch is what one walker goroutine reuses from directory to

@@ -24,6 +24,10 @@ type WalkOptions struct {
 	// IncludeDenied visits files and directories on the secrets deny list
 	// too (for housekeeping such as CleanTemp, never for a tool's answer).
 	IncludeDenied bool
+	// DiskOnly leaves out the open buffers whose file is not on disk (see
+	// WalkEntry.Buffer): for walks that act on the disk itself (deleting,
+	// watching, housekeeping), not for what a tool shows or searches.
+	DiskOnly bool
 	// Skipped, when set, collects what the walk passed over as hidden or
 	// ignored (not .git, not the deny list).
 	Skipped *Skipped
@@ -110,6 +114,12 @@ type WalkEntry struct {
 	Size     int64
 	ModTime  time.Time
 	Mode     fs.FileMode
+	// Buffer: the entry exists only in the editor, not on disk: an open
+	// buffer never saved (Mode regular, Size its text's length, ModTime its
+	// last change, whatever NoStat says), or a directory that is not on
+	// disk and holds one. Read it through the workspace (Read, ReadFile,
+	// Buffer), never from disk.
+	Buffer bool
 }
 
 // Name is the last element of the entry's path.
@@ -124,8 +134,16 @@ func (e WalkEntry) Name() string {
 // the ignore files above dir apply; dir itself is walked even when it is
 // ignored or hidden (the caller asked for it by name, as with rg PATH).
 // Files and directories on the secrets deny list are not visited unless
-// opts.IncludeDenied (Resolve refuses a denied dir as missing). Walk lists
-// what is on disk: a buffer whose file was never saved is only in Buffers.
+// opts.IncludeDenied (Resolve refuses a denied dir as missing).
+//
+// Walk lists the merged view the tools read: besides what is on disk, it
+// visits every open buffer under dir whose file is not on disk (and the
+// directories that exist only to hold one), in its place among its
+// directory's entries and under the same rules (hidden, ignore files, deny
+// list), with WalkEntry.Buffer set; dir itself may exist only that way.
+// opts.DiskOnly leaves them out. A buffer whose name is on disk as anything
+// (a file, a directory, a symlink) is not visited again: the disk entry
+// stands for it, and reads of it give the buffer.
 //
 // fn may return fs.SkipDir for a directory to skip its contents (for a file
 // it is ignored), fs.SkipAll to end the walk early (Walk returns nil), or
@@ -144,18 +162,25 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 	if err != nil {
 		return err
 	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return err
+	var virt map[string][]virtEntry
+	if !opts.DiskOnly {
+		virt = w.bufferDirs(abs)
 	}
-	if !st.IsDir() {
+	virtual := false // dir exists only as the parent of buffers
+	st, err := os.Stat(abs)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist) && len(virt[abs]) > 0:
+		virtual = true
+	case err != nil:
+		return err
+	case !st.IsDir():
 		return &fs.PathError{Op: "walk", Path: w.Rel(abs), Err: errors.New("not a directory")}
 	}
 	var lv *ignoreLevel
 	if !opts.IncludeIgnored {
 		lv = w.levelsFor(abs)
 	}
-	wk := &walker{w: w, opts: opts, fn: fn, ctx: ctx, start: abs}
+	wk := &walker{w: w, opts: opts, fn: fn, ctx: ctx, start: abs, virt: virt}
 	if !opts.IncludeDenied {
 		wk.deny = w.denyList()
 	}
@@ -163,7 +188,7 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 		wk.rootFD, wk.hasRoot = fd, true
 		defer closeRootDir(fd)
 	}
-	start := dirJob{abs: abs, lv: lv}
+	start := dirJob{abs: abs, lv: lv, virtual: virtual}
 	if opts.Parallel > 1 {
 		err = wk.parallel(start)
 	} else {
@@ -185,11 +210,13 @@ type walker struct {
 	start   string        // the directory asked for, which may be a symlink
 	rootFD  int           // the root, opened for the walk (when hasRoot)
 	hasRoot bool
+	virt    map[string][]virtEntry // buffer-only entries by parent directory
 }
 
 type dirJob struct {
-	abs string
-	lv  *ignoreLevel
+	abs     string
+	lv      *ignoreLevel
+	virtual bool // not on disk: only buffers are in it
 }
 
 // visitDir reads one directory with scratch s, calls fn for its entries
@@ -205,8 +232,13 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	s.ignores = !wk.opts.IncludeIgnored
 	s.stat, s.hidden = !wk.opts.NoStat, wk.opts.Hidden
 	s.rootFD, s.hasRoot = wk.rootFD, wk.hasRoot
-	if err := readDir(s, j.abs, wk.w.root, j.abs == wk.start); err != nil {
+	if j.virtual {
+		s.reset()
+	} else if err := readDir(s, j.abs, wk.w.root, j.abs == wk.start); err != nil {
 		return err
+	}
+	if v := wk.virt[j.abs]; len(v) > 0 {
+		s.addBuffers(v)
 	}
 	if sorted {
 		s.sortEnts()
@@ -273,8 +305,8 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 		if deny != nil && deny.match(rel, name, isDir) {
 			continue
 		}
-		ent := WalkEntry{Abs: abs, Rel: rel, IsDir: isDir, Mode: typ}
-		if !wk.opts.NoStat {
+		ent := WalkEntry{Abs: abs, Rel: rel, IsDir: isDir, Mode: typ, Buffer: e.buffer}
+		if !wk.opts.NoStat || e.buffer {
 			if !e.statted {
 				continue // vanished since it was listed
 			}
@@ -287,7 +319,7 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 			return fnError{err}
 		}
 		if ent.IsDir {
-			if err := descend(dirJob{abs: abs, lv: lv}); err != nil {
+			if err := descend(dirJob{abs: abs, lv: lv, virtual: e.buffer}); err != nil {
 				return err
 			}
 		}

@@ -31,6 +31,7 @@ type Workspace struct {
 	changed chan struct{} // closed and replaced on every overlay change
 	subs    map[int]func(path string)
 	nextSub int
+	unsaved atomic.Uint64 // see UnsavedVersion
 
 	locksMu sync.Mutex
 	locks   map[string]*pathLock
