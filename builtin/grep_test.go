@@ -151,9 +151,9 @@ func resultKey(line, mode string) string {
 	return line[:i+1+j]
 }
 
-// ripgrep runs rg for c and returns its results as resultKeys. Files rg
-// stopped searching at a NUL byte (binary files with matches before it) are
-// dropped: grep skips binary files whole.
+// ripgrep runs rg for c and returns its results as a set of resultKey
+// strings. Files rg stopped searching at a NUL byte (binary files with
+// matches before it) are dropped: grep skips binary files whole.
 func ripgrep(t *testing.T, rg, root string, c rgCase) map[string]bool {
 	args := []string{"--no-require-git", "--no-config", "-H"}
 	a := c.args

@@ -194,7 +194,7 @@ func appliedReport(ws *workspace.Workspace, what string, a workspace.Applied) st
 	return b.String()
 }
 
-// errNoServer rephrases ErrNoLanguageServer for a file.
+// isNoServer reports whether err says no language server serves the file.
 func isNoServer(err error) bool { return errors.Is(err, workspace.ErrNoLanguageServer) }
 
 // markApplied records the files an applied edit changed as read, when they

@@ -75,7 +75,7 @@ type syntax struct {
 	// define names they do not own.
 	testData bool
 
-	kw map[string]uint8 // containers, funcs and defs by word (see kwOf)
+	kw map[string]uint8 // the kw* flags of each word (set by init)
 }
 
 // bodyRule is how a language delimits the bodies its skeleton leaves out.
