@@ -1,6 +1,10 @@
 package codeindex
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"bytes"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // bracketSkeleton makes out the text of a file of a language that
 // delimits bodies with braces (C, C++, Java, C#, JavaScript, TypeScript,
@@ -120,6 +124,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tIdent:
+			if sx.attrMacros && paren == 0 && b.attrMacro(off, e, prev, prevWord) {
+				b.cut(off, e)
+				off = e
+				continue
+			}
 			word := string(src[off:e])
 			f := sx.kw[word]
 			if pendingFunc {
@@ -131,6 +140,13 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			if word == "new" {
 				pendingNew = true
+			}
+			if word == "template" && sx.templates {
+				if end := b.templateParams(e); end > 0 {
+					push('i', word)
+					off = end // at the closing '>'
+					continue
+				}
 			}
 			if f&kwFunc != 0 {
 				if sx.assignFuncs && (prev == '=' || prev == ':' && sx.pairFuncs || prevWord == "async" && (prev2 == '=' || prev2 == ':' && sx.pairFuncs)) {
@@ -291,6 +307,107 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 	}
 	return len(src), defs
 }
+
+// templateParams leaves out the contents of the C++ template parameter
+// list that follows the keyword `template` ending at off (the parser sees
+// `template <>`, which holds no definition either): it returns the offset
+// of its closing '>', or 0 when there is none or it is not plain (a brace
+// or a semicolon inside, #if and #endif not paired inside, an unreadable
+// token).
+func (b *bskel) templateParams(off int) int {
+	src := b.src
+	lx := lexer{sx: b.sx, src: src}
+	k, e := lx.next(off)
+	if k == tSpace {
+		off = e
+		k, e = lx.next(off)
+	}
+	if k != tPunct || src[off] != '<' {
+		return 0
+	}
+	open := off
+	angle, paren, ifs := 1, 0, 0
+	for off = e; off < len(src); off = e {
+		k, e = lx.next(off)
+		switch k {
+		case tBad, tEOF:
+			return 0
+		case tDirective:
+			d := bytes.TrimLeft(src[off+1:e], " \t")
+			switch {
+			case bytes.HasPrefix(d, []byte("if")):
+				ifs++
+			case bytes.HasPrefix(d, []byte("endif")):
+				if ifs--; ifs < 0 {
+					return 0
+				}
+			case bytes.HasPrefix(d, []byte("define")), bytes.HasPrefix(d, []byte("undef")):
+				return 0
+			}
+		case tPunct:
+			switch src[off] {
+			case '(', '[':
+				paren++
+			case ')', ']':
+				if paren--; paren < 0 {
+					return 0
+				}
+			case '<':
+				if paren == 0 {
+					angle++
+				}
+			case '>':
+				if paren == 0 && e-off == 1 {
+					if angle--; angle == 0 {
+						if ifs != 0 {
+							return 0
+						}
+						if off-open > 4 {
+							b.cut(open+1, off)
+						}
+						return off
+					}
+				}
+			case '{', '}', ';':
+				return 0
+			}
+		}
+	}
+	return 0
+}
+
+// attrMacro reports whether the identifier src[off:e], after the word
+// prev, is an attribute macro of a C declaration (Linux's `static int
+// __init f(void)`, `struct s __rcu *p`): a reserved name (two leading
+// underscores) between a type and a declarator. The grammar does not know
+// them, and its error recovery was most of the cost of C; the skeleton
+// leaves them out.
+func (b *bskel) attrMacro(off, e int, prev byte, prevWord string) bool {
+	src := b.src
+	if e-off < 3 || src[off] != '_' || src[off+1] != '_' || prev != 'i' && prev != ']' && prev != ')' {
+		return false
+	}
+	lx := b.lx
+	k, n := lx.next(e)
+	for k == tSpace || k == tComment {
+		e = n
+		k, n = lx.next(e)
+	}
+	switch {
+	case prev != 'i': // after a declarator: s[4] __nonstring; t[] __initconst = {
+		return k == tPunct && (src[e] == ';' || src[e] == '=' || src[e] == ',' || src[e] == '{')
+	case cTypeWords[prevWord]: // static __always_inline int f
+		return k == tIdent && cBuiltinTypes[string(src[e:n])]
+	}
+	return k == tIdent && !cTypeWords[string(src[e:n])] || k == tPunct && src[e] == '*'
+}
+
+// cTypeWords are the C words after which a reserved name is a type
+// (const __u32 x), not an attribute.
+var cTypeWords = words("const volatile static extern inline register unsigned signed short long struct union enum restrict typedef auto return case goto sizeof")
+
+// cBuiltinTypes start a type: a reserved name before one is not a type.
+var cBuiltinTypes = words("void int char short long unsigned signed float double bool _Bool struct union enum")
 
 // cuttable reports whether the contents of the closed group g can be
 // left out: a parenthesis after a name (a call, a parameter list, an

@@ -46,6 +46,11 @@ type syntax struct {
 	keep   []string
 	// generics: `name<T>(` is a name's parenthesis too.
 	generics bool
+	// templates: the skeleton empties C++'s `template <...>`.
+	templates bool
+	// attrMacros: the skeleton leaves out C's attribute macros (see
+	// bskel.attrMacro).
+	attrMacros bool
 	// containers are keywords whose braces hold definitions (class,
 	// namespace, impl…); funcs keywords that open a function (its braces
 	// are a body); defs keywords that define something wherever they stand
@@ -165,9 +170,9 @@ var (
 
 var (
 	goSyntax = withC(syntax{family: "go", backtick: 'r', body: bodyGo, imports: goImports, testData: true})
-	cSyntax  = withC(syntax{family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
+	cSyntax  = withC(syntax{attrMacros: true, family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum"}, defs: []string{"typedef"}})
-	cppSyntax = withC(syntax{family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
+	cppSyntax = withC(syntax{attrMacros: true, templates: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
 	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true,
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
