@@ -3,6 +3,15 @@
 // directory of their own (agentls mcp --dir) or inside a running editor
 // session (agentls mcp --attach) — and connects to the MCP servers a user
 // configures, adding their tools to a workspace registry as plugin tools.
+//
+// Invariants: each MCP connection has its own workspace session, so what a
+// connection has read (read-before-write) is its own; an attached
+// connection passes the editor's approval gate before any tool runs; the
+// session socket directory is the user's own (0700, else refused) and a
+// client checks with SO_PEERCRED that the socket's process is the editor
+// session its lock file names before sending anything; a plugin server's
+// tools are named mcp__<server>__<tool> and are suspended, not removed,
+// while the server is down.
 package mcp
 
 import (

@@ -4,6 +4,14 @@
 //
 // registry knows nothing about LSP, MCP or the workspace; the per-call
 // environment travels in the context.
+//
+// Invariants: a call never fails as a Go error or a crash — an unknown
+// tool, arguments that are not JSON or break the schema, a tool's error or
+// panic and a cancelled context are all a Result with IsError, and every
+// Result is cut to MaxResultBytes with a note saying how to get the rest;
+// the tool list (ToolsJSON) is canonical bytes built once per revision,
+// and equal digests mean the agent sees the same tools; a batch runs in
+// parallel only when every call in it is read-only.
 package registry
 
 import (

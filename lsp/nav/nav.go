@@ -3,6 +3,13 @@
 // agentls.indexStatus command. It plugs into the server as an
 // lsp.Extension; each folder's index starts building when its session
 // starts and follows the folder's buffers from then on.
+//
+// Invariants: answers are go.lsp.dev/protocol's Location, DocumentSymbol
+// and SymbolInformation, with ranges in the connection's position encoding
+// computed from the text the client sees (its open buffer, else the disk);
+// a position outside every folder answers an empty list, never an error;
+// the index build runs on the extension's goroutine, never on the read
+// loop, and ends with its folder's session.
 package nav
 
 import (
@@ -101,49 +108,36 @@ func indexStatus(ctx context.Context, f *lsp.Folder, _ json.RawMessage) (any, er
 	return codeindex.For(f.Session).Status(), nil
 }
 
-// SymbolKind values of the protocol.
-const (
-	skModule    = 2
-	skNamespace = 3
-	skClass     = 5
-	skMethod    = 6
-	skField     = 8
-	skEnum      = 10
-	skInterface = 11
-	skFunction  = 12
-	skVariable  = 13
-	skConstant  = 14
-	skStruct    = 23
-	skTypeParam = 26
-)
-
-func symbolKind(k codeindex.Kind) int {
+func symbolKind(k codeindex.Kind) protocol.SymbolKind {
 	switch k {
 	case codeindex.KindFunction:
-		return skFunction
+		return protocol.SymbolKindFunction
 	case codeindex.KindMethod:
-		return skMethod
+		return protocol.SymbolKindMethod
 	case codeindex.KindClass:
-		return skClass
+		return protocol.SymbolKindClass
 	case codeindex.KindStruct:
-		return skStruct
+		return protocol.SymbolKindStruct
 	case codeindex.KindInterface:
-		return skInterface
+		return protocol.SymbolKindInterface
 	case codeindex.KindType:
-		return skTypeParam
+		return protocol.SymbolKindTypeParameter
 	case codeindex.KindEnum:
-		return skEnum
+		return protocol.SymbolKindEnum
 	case codeindex.KindConstant, codeindex.KindMacro:
-		return skConstant
+		return protocol.SymbolKindConstant
 	case codeindex.KindField:
-		return skField
+		return protocol.SymbolKindField
 	case codeindex.KindModule:
-		return skNamespace
+		return protocol.SymbolKindNamespace
 	default:
-		return skVariable
+		return protocol.SymbolKindVariable
 	}
 }
 
+// textDocumentPosition decodes the params of the navigation requests:
+// protocol's params types carry work-done and partial-result tokens, whose
+// ProgressToken refuses a number outside int32 and would fail the request.
 type textDocumentPosition struct {
 	TextDocument struct {
 		URI string `json:"uri"`
@@ -152,27 +146,6 @@ type textDocumentPosition struct {
 	Context  struct {
 		IncludeDeclaration bool `json:"includeDeclaration"`
 	} `json:"context"`
-}
-
-type location struct {
-	URI   string    `json:"uri"`
-	Range lsp.Range `json:"range"`
-}
-
-type documentSymbolJSON struct {
-	Name           string               `json:"name"`
-	Detail         string               `json:"detail,omitempty"`
-	Kind           int                  `json:"kind"`
-	Range          lsp.Range            `json:"range"`
-	SelectionRange lsp.Range            `json:"selectionRange"`
-	Children       []documentSymbolJSON `json:"children,omitempty"`
-}
-
-type symbolInformation struct {
-	Name          string   `json:"name"`
-	Kind          int      `json:"kind"`
-	Location      location `json:"location"`
-	ContainerName string   `json:"containerName,omitempty"`
 }
 
 // folderOf returns the folder holding path (the innermost one).
@@ -230,14 +203,14 @@ type converters struct {
 	by map[string]*converter
 }
 
-func (cs *converters) location(rel string, r codeindex.Range) location {
+func (cs *converters) location(rel string, r codeindex.Range) protocol.Location {
 	abs := filepath.Join(cs.f.WS.Root(), filepath.FromSlash(rel))
 	c, ok := cs.by[abs]
 	if !ok {
 		c = newConverter(cs.s, cs.f, abs)
 		cs.by[abs] = c
 	}
-	return location{URI: lsp.PathToURI(abs), Range: c.rng(r)}
+	return protocol.Location{URI: protocol.DocumentURI(lsp.PathToURI(abs)), Range: c.rng(r)}
 }
 
 func documentSymbol(ctx context.Context, s *lsp.Server, raw json.RawMessage) (any, error) {
@@ -248,18 +221,18 @@ func documentSymbol(ctx context.Context, s *lsp.Server, raw json.RawMessage) (an
 	abs, ok := lsp.URIToPath(p.TextDocument.URI)
 	f := folderOf(s, abs)
 	if !ok || f == nil {
-		return []documentSymbolJSON{}, nil
+		return []protocol.DocumentSymbol{}, nil
 	}
 	syms, ok := codeindex.For(f.Session).Outline(abs)
 	if !ok {
-		return []documentSymbolJSON{}, nil
+		return []protocol.DocumentSymbol{}, nil
 	}
 	c := newConverter(s, f, abs)
-	var conv func(ns []*codeindex.Node) []documentSymbolJSON
-	conv = func(ns []*codeindex.Node) []documentSymbolJSON {
-		out := make([]documentSymbolJSON, 0, len(ns))
+	var conv func(ns []*codeindex.Node) []protocol.DocumentSymbol
+	conv = func(ns []*codeindex.Node) []protocol.DocumentSymbol {
+		out := make([]protocol.DocumentSymbol, 0, len(ns))
 		for _, n := range ns {
-			out = append(out, documentSymbolJSON{
+			out = append(out, protocol.DocumentSymbol{
 				Name: n.Name, Detail: n.Signature, Kind: symbolKind(n.Kind),
 				Range: c.rng(n.Range), SelectionRange: c.rng(n.NameRange),
 				Children: conv(n.Children),
@@ -277,14 +250,14 @@ func workspaceSymbol(ctx context.Context, s *lsp.Server, raw json.RawMessage) (a
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, lsp.InvalidParams("workspace/symbol needs a query string")
 	}
-	out := []symbolInformation{}
+	out := []protocol.SymbolInformation{}
 	if p.Query == "" {
 		return out, nil
 	}
 	for _, f := range s.Folders() {
 		cs := &converters{s: s, f: f, by: map[string]*converter{}}
 		for _, m := range codeindex.For(f.Session).Search(codeindex.SearchQuery{Query: p.Query, Limit: 100}) {
-			out = append(out, symbolInformation{
+			out = append(out, protocol.SymbolInformation{
 				Name: m.Name, Kind: symbolKind(m.Kind), ContainerName: m.Container,
 				Location: cs.location(m.Path, m.NameRange),
 			})
@@ -323,7 +296,7 @@ func definition(ctx context.Context, s *lsp.Server, raw json.RawMessage) (any, e
 	if err := json.Unmarshal(raw, &p); err != nil || p.TextDocument.URI == "" {
 		return nil, lsp.InvalidParams("textDocument/definition needs textDocument and position")
 	}
-	out := []location{}
+	out := []protocol.Location{}
 	f, rel, name := nameAt(s, p)
 	if name == "" {
 		return out, nil
@@ -340,7 +313,7 @@ func references(ctx context.Context, s *lsp.Server, raw json.RawMessage) (any, e
 	if err := json.Unmarshal(raw, &p); err != nil || p.TextDocument.URI == "" {
 		return nil, lsp.InvalidParams("textDocument/references needs textDocument and position")
 	}
-	out := []location{}
+	out := []protocol.Location{}
 	f, rel, name := nameAt(s, p)
 	if name == "" {
 		return out, nil
