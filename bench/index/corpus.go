@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -39,6 +40,11 @@ type corpusLang struct {
 // ctags lists them from headers), members, fields, properties, variables,
 // constants, enumerators, macros, namespaces, packages, imports and
 // labels. Rust's implementation entries are `impl` blocks, not types.
+// Lua's function entries count only where the line defines that function
+// (function a.n(, local function n(, n = function): ctags tags the name
+// assigned on any line where the word function comes later (x =
+// f(function() ... end), class = 'function'; JavaScript in a [[string]]
+// still counts, a miss).
 var corpusLangs = []corpusLang{
 	{"go", "Go", "//", []string{".go"}, "func type struct interface talias"},
 	{"c", "C", "//", []string{".c", ".h"}, "function struct union enum typedef"},
@@ -278,6 +284,9 @@ func incremental(ix *codeindex.Index, l corpusLang, dir string) (p50, p99, cpu50
 	return pct(ds, 50), pct(ds, 99), pct(cpu, 50), fmt.Sprintf("%s (%d lines)", relTo(dir, big), len(lines)), nil
 }
 
+// missFile, when set (-misses), gets the ctags entries the recall misses.
+var missFile *os.File
+
 // recall counts the ctags entries of the kinds of l (name, path, line)
 // that the index has; entries in files the index skips (over 1 MiB,
 // minified, binary) are left out of both counts.
@@ -315,6 +324,9 @@ func recall(ix *codeindex.Index, dir, tags string, l corpusLang) (found, want, s
 		}
 		if l.name == "lua" { // ctags names M.f and M:f by their path; the index f in M
 			name = name[strings.LastIndexAny(name, ".:")+1:]
+			if !luaDefines(lineOf(fields[1], fields[2]), name) {
+				continue // x = f(function() ... end), class = 'function': ctags' guess
+			}
 		}
 		name = strings.ReplaceAll(name, "operator ", "operator") // C++: "operator ()"
 		rel, err := filepath.Rel(dir, fields[1])
@@ -330,6 +342,8 @@ func recall(ix *codeindex.Index, dir, tags string, l corpusLang) (found, want, s
 		want++
 		if have[key{name, rel, line}] {
 			found++
+		} else if missFile != nil {
+			fmt.Fprintf(missFile, "%s\t%s:%d\t%s\t%s\n", l.name, rel, line, fields[3], name)
 		}
 	}
 	return found, want, skipped
@@ -354,11 +368,26 @@ func largest(dir string, exts []string) (string, string) {
 	return best, bestText
 }
 
+// luaFunc matches how Lua defines a function on a line: function a.b:n(,
+// local function n(, n = function, ["n"] = function.
+var luaFunc = regexp.MustCompile(`\bfunction\s+(?:[\w.]+[.:])?(\w+)\s*\(|(\w+)["']?\]?\s*=\s*function\b`)
+
+// luaDefines reports whether line defines function name. ctags' Lua
+// parser tags the name assigned on any line where the word function
+// follows (a call taking a callback, a string): those are not definitions.
+func luaDefines(line, name string) bool {
+	for _, m := range luaFunc.FindAllStringSubmatch(line, -1) {
+		if m[1] == name || m[2] == name {
+			return true
+		}
+	}
+	return false
+}
+
 var lineCache = map[string][]string{}
 
-// lineHas reports whether line n (1-based, as ctags writes "12;\"") of
-// file holds word.
-func lineHas(file, n, word string) bool {
+// lineOf returns line n (1-based, as ctags writes "12;\"") of file.
+func lineOf(file, n string) string {
 	lines, ok := lineCache[file]
 	if !ok {
 		b, _ := os.ReadFile(file)
@@ -366,7 +395,16 @@ func lineHas(file, n, word string) bool {
 		lineCache[file] = lines
 	}
 	i, _ := strconv.Atoi(strings.TrimSuffix(n, `;"`))
-	return i >= 1 && i <= len(lines) && strings.Contains(lines[i-1], word)
+	if i < 1 || i > len(lines) {
+		return ""
+	}
+	return lines[i-1]
+}
+
+// lineHas reports whether line n (1-based, as ctags writes "12;\"") of
+// file holds word.
+func lineHas(file, n, word string) bool {
+	return strings.Contains(lineOf(file, n), word)
 }
 
 // threadCPU is the CPU time of the calling thread so far.

@@ -39,6 +39,7 @@ func main() {
 	runs := flag.Int("runs", 1, "cold builds and warm restarts to run (the best of each is kept, as for ctags)")
 	corpus := flag.String("corpus", "", "measure every language under this directory (DIR/go, DIR/python, …) and print the per-language table")
 	langs := flag.String("langs", "", "with -corpus: only these languages (comma-separated)")
+	misses := flag.String("misses", "", "with -corpus: write the ctags entries the recall misses to this file (language, path:line, kind, name)")
 	incrOnly := flag.Bool("incremental", false, "with -corpus: measure only the incremental update (no ctags, no builds, no recall)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file (and of the warm restarts to this file.warm; with -corpus, of each language's cold builds to this file.LANG)")
 	flag.Parse()
@@ -46,6 +47,15 @@ func main() {
 		profile = *cpuprofile
 	}
 	if *corpus != "" {
+		if *misses != "" {
+			f, err := os.Create(*misses)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bench/index:", err)
+				os.Exit(1)
+			}
+			defer f.Close()
+			missFile = f
+		}
 		if err := runCorpus(*corpus, *runs, *langs, *incrOnly); err != nil {
 			fmt.Fprintln(os.Stderr, "bench/index:", err)
 			os.Exit(1)
