@@ -18,7 +18,8 @@ import (
 	"strings"
 	"syscall"
 
-	_ "github.com/agentls/agentls/builtin" // registers the built-in tools
+	_ "github.com/agentls/agentls/builtin"                       // registers the built-in tools
+	_ "github.com/agentls/agentls/cmd/agentls/internal/hugeheap" // a call's heap on huge pages (Linux)
 )
 
 // env is what a subcommand runs with.
