@@ -156,15 +156,25 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		for _, b := range body {
 			nested = nested || holdsDefs(b)
 		}
-		if nested || body[0].colon {
+		if nested {
 			continue // nested definitions are read line by line
+		}
+		// A first line that opens a block keeps the first line of that
+		// block, and so on (the parser sees `if x:\n        y()`); a
+		// try needs its except, so a body with one in that chain stays.
+		k := 0
+		for k < len(body) && body[k].colon && body[k].first != "try" && k+1 < len(body) && body[k+1].indent > body[k].indent {
+			k++
+		}
+		if body[k].colon || k+1 == len(body) {
+			continue
 		}
 		// Comments after the last statement, on its line or on lines of
 		// their own indented deeper than the def, are part of the body.
 		end := body[len(body)-1].end
-		k := sort.Search(len(comments), func(k int) bool { return comments[k][0] >= end })
-		for ; k < len(comments); k++ {
-			c := comments[k]
+		ci := sort.Search(len(comments), func(k int) bool { return comments[k][0] >= end })
+		for ; ci < len(comments); ci++ {
+			c := comments[ci]
 			gap := src[end : c[0]-1]
 			if indexNL(gap) {
 				ls := c[0] - 1
@@ -177,8 +187,28 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			}
 			end = c[1]
 		}
-		bodies = append(bodies, [2]int{body[0].end, end})
+		bodies = append(bodies, [2]int{body[k].end, end})
 		i = j - 1
+	}
+
+	// A comment on a line of its own goes whole, with the line, unless a
+	// block may end after it (the next statement is indented less than
+	// the one before: the grammar makes such a comment the end of the
+	// block, and of the definition).
+	for i := range pieces {
+		p := &pieces[i]
+		if !p.fix || !lineStartsAt(src, p.a-1) || p.b >= len(src) || src[p.b] != '\n' {
+			continue
+		}
+		n := sort.Search(len(lines), func(k int) bool { return lines[k].start > p.a })
+		if n == len(lines) || n > 0 && lines[n].indent < lines[n-1].indent {
+			continue
+		}
+		ls := p.a - 1
+		for ls > 0 && src[ls-1] != '\n' {
+			ls--
+		}
+		p.a, p.b, p.fix = ls, p.b+1, false
 	}
 
 	s := skeleton{src: src, out: out}
