@@ -640,56 +640,84 @@ func lineAt(src []byte, off, col uint32) string {
 	return string(line)
 }
 
-// docAbove returns the first line of the comment block that ends on the
-// line above the definition starting at byte off (col bytes into its line).
+// docAbove returns the first line of text of the comments that end on the
+// line above the definition starting at byte off (col bytes into its
+// line): line comments on the lines right above it, or a block comment
+// (C's /* */, Lua's --[[ ]]) that ends there. The lines where they may
+// start are found by the comment markers of the language's syntax
+// record; its lexer then reads them, so that a marker in a string or a
+// line of code before a block comment is not taken for a comment.
 func docAbove(l *Language, src []byte, off, col uint32) string {
 	lineStart := int(off - col)
 	if lineStart <= 0 || lineStart > len(src) {
 		return ""
 	}
-	prev := func(end int) (line []byte, start int) { // the line ending just before end ('\n' at end-1)
-		start = bytes.LastIndexByte(src[:end-1], '\n') + 1
-		return bytes.TrimSpace(src[start : end-1]), start
-	}
-	line, start := prev(lineStart)
-	if bytes.HasSuffix(line, []byte("*/")) {
-		// A block comment: find its opening line, then the first line with text.
-		first := start
-		for !bytes.Contains(line, []byte("/*")) {
-			if start == 0 {
-				return ""
-			}
-			line, start = prev(start)
-			first = start
+	sx := l.syn
+	start := lineStart
+	for start > 0 {
+		ls := bytes.LastIndexByte(src[:start-1], '\n') + 1
+		line := bytes.TrimSpace(src[ls : start-1])
+		if len(line) > 0 && l.lineComment(line) != "" {
+			start = ls
+			continue
 		}
-		block := src[first : lineStart-1]
-		for _, ln := range bytes.Split(block, []byte("\n")) {
+		if open := sx.blockOpen(line); open != "" {
+			if k := bytes.LastIndex(src[:start-1], []byte(open)); k >= 0 {
+				start = bytes.LastIndexByte(src[:k], '\n') + 1
+				continue
+			}
+		}
+		break
+	}
+	if start == lineStart {
+		return ""
+	}
+	// The comments of the last group that ends on the line above: a blank
+	// line, code or a directive between comments starts a new group.
+	lx := lexer{sx: sx, src: src[:lineStart]}
+	var group [][2]int // inner text of each comment
+	after := 0         // newlines since the last comment
+	for o := start; o < lineStart; {
+		k, e := lx.next(o)
+		switch k {
+		case tSpace:
+			after += bytes.Count(src[o:e], []byte{'\n'})
+			if after > 1 {
+				group = group[:0]
+			}
+		case tComment:
+			if after > 1 || bytes.HasPrefix(src[o:], []byte("#!")) {
+				group = group[:0]
+			}
+			if !bytes.HasPrefix(src[o:], []byte("#!")) {
+				group = append(group, lx.inner)
+			}
+			after = 0
+		case tEOF:
+			o = lineStart
+			continue
+		default:
+			group = group[:0]
+			after = 0
+		}
+		o = e
+	}
+	if after != 1 {
+		return "" // the comments do not end on the line above
+	}
+	for _, in := range group {
+		for _, ln := range bytes.Split(src[in[0]:in[1]], []byte("\n")) {
 			ln = bytes.TrimSpace(ln)
-			ln = bytes.TrimPrefix(ln, []byte("/**"))
-			ln = bytes.TrimPrefix(ln, []byte("/*"))
-			ln = bytes.TrimSuffix(ln, []byte("*/"))
-			ln = bytes.TrimLeft(ln, "*")
+			if len(ln) > 0 && sx.lineComments != nil {
+				// ///, //!, ##, ---: more of the marker's character; * of a block.
+				ln = bytes.TrimLeft(ln, sx.lineComments[0][:1]+"*!")
+			}
 			if ln = bytes.TrimSpace(ln); len(ln) > 0 {
 				return clip(ln)
 			}
 		}
-		return ""
 	}
-	marker := l.lineComment(line)
-	if marker == "" {
-		return ""
-	}
-	var top []byte
-	for marker != "" {
-		top = line
-		if start == 0 {
-			break
-		}
-		line, start = prev(start)
-		marker = l.lineComment(line)
-	}
-	m := l.lineComment(top)
-	return clip(bytes.TrimSpace(bytes.TrimLeft(top, m[:1])))
+	return ""
 }
 
 func clip(b []byte) string {

@@ -130,7 +130,7 @@ func (ix *Index) rankAll(ctx context.Context, focusList []string) ([]Ranked, err
 				isGo := files[i].lang.syn.imports != nil
 				var imports map[string]string
 				if isGo {
-					imports = files[i].lang.syn.imports(src)
+					imports = files[i].lang.syn.imports(files[i].lang.syn, src)
 				}
 				scanIdents(files[i].lang, src, func(id, qual []byte, selector bool) {
 					_, top := definers[string(id)]
@@ -462,45 +462,78 @@ func goModulePath(gomod string) string {
 }
 
 // goImports returns the imports of a Go file by the name they are used
-// with (the alias, or the last element of the path).
-func goImports(src []byte) map[string]string {
+// with (the alias, or the last element of the path), read by Go's lexer
+// up to the first declaration (imports come first).
+func goImports(sx *syntax, src []byte) map[string]string {
 	imports := make(map[string]string)
-	add := func(spec string) {
-		f := strings.Fields(spec)
-		if len(f) == 0 {
+	lx := lexer{sx: sx, src: src}
+	off := 0
+	next := func() (tokKind, []byte) { // the next token that is not space or a comment
+		for {
+			k, e := lx.next(off)
+			s := off
+			off = e
+			if k != tSpace && k != tComment {
+				return k, src[s:e]
+			}
+		}
+	}
+	add := func(name string, lit []byte) {
+		if len(lit) < 2 {
 			return
 		}
-		p := strings.Trim(f[len(f)-1], `"`+"`")
-		name := path.Base(p)
-		if len(f) >= 2 {
-			name = f[0]
-		} else if strings.HasPrefix(name, "v") && len(name) > 1 && name[1] >= '0' && name[1] <= '9' {
-			name = path.Base(path.Dir(p)) // .../foo/v2 is package foo
+		p := string(lit[1 : len(lit)-1]) // "path" or `path`
+		if name == "" {
+			name = path.Base(p)
+			if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+				name = path.Base(path.Dir(p)) // .../foo/v2 is package foo
+			}
 		}
 		if name != "_" && name != "." {
 			imports[name] = p
 		}
 	}
-	inBlock := false
-	for _, line := range strings.Split(string(src), "\n") {
-		line = strings.TrimSpace(line)
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
+	// spec reads one import spec whose first token is k, t; false when it
+	// is not one.
+	spec := func(k tokKind, t []byte) bool {
+		name := ""
+		if k == tIdent || k == tPunct && string(t) == "." {
+			name = string(t)
+			k, t = next()
 		}
+		if k != tString {
+			return false
+		}
+		add(name, t)
+		return true
+	}
+	for {
+		k, t := next()
 		switch {
-		case inBlock && line == ")":
-			inBlock = false
-		case inBlock:
-			add(line)
-		case line == "import (":
-			inBlock = true
-		case strings.HasPrefix(line, "import "):
-			add(strings.TrimPrefix(line, "import "))
-		case strings.HasPrefix(line, "func ") || strings.HasPrefix(line, "type ") || strings.HasPrefix(line, "var ") || strings.HasPrefix(line, "const "):
-			return imports // imports come first
+		case k == tPunct && string(t) == ";":
+		case k == tIdent && string(t) == "package":
+			next()
+		case k == tIdent && string(t) == "import":
+			k, t = next()
+			if k != tPunct || string(t) != "(" {
+				if !spec(k, t) {
+					return imports
+				}
+				continue
+			}
+			for {
+				k, t = next()
+				if k == tPunct && string(t) == ";" {
+					continue
+				}
+				if k == tPunct && string(t) == ")" || !spec(k, t) {
+					break
+				}
+			}
+		default:
+			return imports
 		}
 	}
-	return imports
 }
 
 // maxDefiners: a name defined in more files than this (String, Error,

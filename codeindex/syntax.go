@@ -73,9 +73,9 @@ type syntax struct {
 	// pairFuncs: so does `name: function` in an object literal.
 	assignFuncs, pairFuncs bool
 
-	// goImports, when set, reads the imports of a file by the name they
-	// are used with.
-	imports func(src []byte) map[string]string
+	// imports, when set, reads the imports of a file (by this syntax's
+	// lexer) by the name they are used with (goImports).
+	imports func(sx *syntax, src []byte) map[string]string
 	// testData: the language keeps fixtures under testdata/ (Go), which
 	// define names they do not own.
 	testData bool
@@ -212,6 +212,21 @@ func (sx *syntax) skeleton() func(out *skelOut, src []byte) bool {
 		return rubySkeleton
 	}
 	return nil
+}
+
+// blockOpen returns the opening marker of the block comment that line
+// (trimmed) ends, if it ends with a closing one: C's */, Lua's ]] or ]=].
+func (sx *syntax) blockOpen(line []byte) string {
+	if c := sx.blockComment[1]; c != "" && bytes.HasSuffix(line, []byte(c)) {
+		return sx.blockComment[0]
+	}
+	if sx.longBrackets && bytes.HasSuffix(line, []byte("]")) {
+		t := bytes.TrimRight(line[:len(line)-1], "=")
+		if bytes.HasSuffix(t, []byte("]")) {
+			return "--["
+		}
+	}
+	return ""
 }
 
 // skipComments moves the start of r past the comments and white space it
