@@ -34,7 +34,10 @@
 //     (10.7 ms against 5.6 ms for a 1 MiB result through Stream.Write), a
 //     notification likewise (12.2 ms against 5.6 ms); an error that is not a *jsonrpc2.Error goes
 //     out with code 0; Write makes two writes a message where the writer
-//     here makes one a batch.
+//     here makes one a batch. Notifications and calls would go out right
+//     through NewNotification, NewCall and Stream.Write, only slower; but
+//     replies cannot, and one ordered writer with two framers gains nothing,
+//     so every message is framed by AppendFrame.
 package wire
 
 import (
