@@ -65,14 +65,23 @@ func TestSecretsAfterMoves(t *testing.T) {
 // and inode as a denied file.
 func TestSecretsHardLink(t *testing.T) {
 	root := tempRoot(t)
-	writeFiles(t, root, map[string]string{".env": "TOKEN=" + secret + "\n", "notes.txt": "nothing\n"})
+	writeFiles(t, root, map[string]string{
+		".env":                    "TOKEN=" + secret + "\n",
+		"notes.txt":               "nothing\n",
+		".git/modules/sub/config": "url = https://" + secret + "@example.com\n",
+	})
 	if err := os.Link(filepath.Join(root, ".env"), filepath.Join(root, "docs.txt")); err != nil {
 		t.Skip(err)
 	}
+	// .git is never walked: a submodule's config (on the default list) is
+	// recognised by name.
+	if err := os.Link(filepath.Join(root, ".git/modules/sub/config"), filepath.Join(root, "sub.cfg")); err != nil {
+		t.Fatal(err)
+	}
 	s := startServer(t, root, nil)
-	for _, args := range []map[string]any{{"path": "docs.txt"}, {"path": "docs.txt", "offset": 1, "limit": 5}} {
+	for _, args := range []map[string]any{{"path": "docs.txt"}, {"path": "docs.txt", "offset": 1, "limit": 5}, {"path": "sub.cfg"}} {
 		r := s.call("read_file", args)
-		noSecret(t, "read_file docs.txt", r)
+		noSecret(t, "read_file", r)
 		if !r.IsError || !strings.Contains(r.Content, "does not exist") {
 			t.Errorf("read_file %v = %q", args, r.Content)
 		}

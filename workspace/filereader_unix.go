@@ -139,7 +139,8 @@ func (d *FileReader) statFD(fd int, rel string, st *unix.Stat_t) error {
 // denied reports whether the file st is a denied file of the reader's
 // workspace by another name: only a file with more than one link can be.
 func (d *FileReader) denied(st *unix.Stat_t) bool {
-	return d.ws != nil && st.Nlink > 1 && d.ws.deniedID(fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, uint64(st.Nlink))
+	return d.ws != nil && st.Nlink > 1 &&
+		d.ws.deniedID(linkInfo{id: fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nlink: uint64(st.Nlink), ctime: st.Ctim.Nano()})
 }
 
 // open opens the file rel (clean, '/'-separated, relative) of the folder

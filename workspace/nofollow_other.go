@@ -20,6 +20,6 @@ func processAlive(pid int) bool { return true }
 func ownedByUs(p string) bool { return false }
 
 // statID: no inode numbers here; hard links are not recognised.
-func statID(fi fs.FileInfo) (fileID, uint64, bool) { return fileID{}, 0, false }
+func statID(fi fs.FileInfo) (linkInfo, bool) { return linkInfo{}, false }
 
 func lstatAbs(p string) (fs.FileInfo, error) { return os.Lstat(p) }

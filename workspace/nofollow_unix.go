@@ -27,13 +27,14 @@ func ownedByUs(p string) bool {
 	return syscall.Lstat(p, &st) == nil && int(st.Uid) == os.Getuid()
 }
 
-// statID is the (device, inode) and link count of a file's FileInfo.
-func statID(fi fs.FileInfo) (fileID, uint64, bool) {
+// statID is the identity, link count and inode change time of a file's
+// FileInfo.
+func statID(fi fs.FileInfo) (linkInfo, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return fileID{}, 0, false
+		return linkInfo{}, false
 	}
-	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, uint64(st.Nlink), true
+	return linkInfo{id: fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nlink: uint64(st.Nlink), ctime: statCtime(st)}, true
 }
 
 func lstatAbs(p string) (fs.FileInfo, error) { return os.Lstat(p) }
