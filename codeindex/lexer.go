@@ -88,7 +88,14 @@ func (lx *lexer) next(off int) (tokKind, int) {
 		return tString, e
 	}
 	if c == '<' && sx.jsx && !lx.operand && off+1 < n && (isIdentByte(src[off+1]) || src[off+1] == '>') {
-		return tBad, n // JSX: the skeleton lets the parser see it all
+		// JSX: one literal, unless it hides a definition or is none the
+		// lexer can read (then the skeleton lets the parser see it all).
+		e := lx.jsxElement(off, 0)
+		if e < 0 {
+			return tBad, n
+		}
+		lx.operand = true
+		return tString, e
 	}
 	e := off + 1
 	if (c == '=' || c == '-') && e < n && src[e] == '>' {
@@ -525,4 +532,164 @@ func (lx *lexer) rawString(off, e int) (end int, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// maxJSXDepth bounds the nesting of JSX elements and expressions the
+// lexer reads.
+const maxJSXDepth = 64
+
+// jsxElement returns the end of the JSX element or fragment at off (a '<'
+// where an operand is expected), or -1 when it is not one the lexer can
+// read (a TypeScript arrow's type parameters, <T,>(x) => x, read as JSX
+// never find their closing tag) or an expression in it holds the word
+// function or class (it may define something).
+func (lx *lexer) jsxElement(off, depth int) int {
+	src := lx.src
+	n := len(src)
+	if depth > maxJSXDepth {
+		return -1
+	}
+	i := skipBlank(src, off+1)
+	if i < n && src[i] == '>' { // a fragment
+		return lx.jsxChildren(i+1, nil, depth)
+	}
+	s := i
+	for i < n && (isIdentByte(src[i]) || src[i] == '.' || src[i] == ':' || src[i] == '-') {
+		i++
+	}
+	tag := src[s:i]
+	if len(tag) == 0 {
+		return -1
+	}
+	for {
+		i = skipBlank(src, i)
+		if i >= n {
+			return -1
+		}
+		switch c := src[i]; {
+		case c == '/' && i+1 < n && src[i+1] == '>':
+			return i + 2
+		case c == '>':
+			return lx.jsxChildren(i+1, tag, depth)
+		case c == '{': // {...props}
+			if i = lx.jsxExpr(i+1, depth); i < 0 {
+				return -1
+			}
+			i++
+			continue
+		}
+		a := i
+		for i < n && (isIdentByte(src[i]) || src[i] == '-' || src[i] == ':') {
+			i++
+		}
+		if i == a {
+			return -1 // not an attribute: , of <T,>
+		}
+		i = skipBlank(src, i)
+		if i >= n || src[i] != '=' {
+			continue // an attribute without a value
+		}
+		i = skipBlank(src, i+1)
+		if i >= n {
+			return -1
+		}
+		switch src[i] {
+		case '"', '\'':
+			k := bytes.IndexByte(src[i+1:], src[i])
+			if k < 0 {
+				return -1
+			}
+			i += k + 2
+		case '{':
+			if i = lx.jsxExpr(i+1, depth); i < 0 {
+				return -1
+			}
+			i++
+		case '<':
+			if i = lx.jsxElement(i, depth+1); i < 0 {
+				return -1
+			}
+		default:
+			return -1
+		}
+	}
+}
+
+// jsxChildren returns the end of the closing tag of tag (nil for a
+// fragment's) after the children that start at off, or -1.
+func (lx *lexer) jsxChildren(off int, tag []byte, depth int) int {
+	src := lx.src
+	n := len(src)
+	for i := off; i < n; {
+		switch src[i] {
+		case '{':
+			if i = lx.jsxExpr(i+1, depth); i < 0 {
+				return -1
+			}
+			i++
+		case '<':
+			if i+1 < n && src[i+1] == '/' {
+				j := skipBlank(src, i+2)
+				if !bytes.HasPrefix(src[j:], tag) {
+					return -1
+				}
+				j = skipBlank(src, j+len(tag))
+				if j >= n || src[j] != '>' {
+					return -1
+				}
+				return j + 1
+			}
+			if i = lx.jsxElement(i, depth+1); i < 0 {
+				return -1
+			}
+		default:
+			i++ // text: quotes and apostrophes are text
+		}
+	}
+	return -1
+}
+
+// jsxExpr returns the offset of the '}' that closes the JavaScript
+// expression of JSX starting at off, or -1 (also when the expression holds
+// the word function or class).
+func (lx *lexer) jsxExpr(off, depth int) int {
+	if depth > maxJSXDepth {
+		return -1
+	}
+	save := lx.operand
+	defer func() { lx.operand = save }()
+	lx.operand = false
+	level := 0
+	for off < len(lx.src) {
+		k, e := lx.next(off)
+		switch k {
+		case tBad, tEOF:
+			return -1
+		case tIdent:
+			if w := string(lx.src[off:e]); w == "function" || w == "class" {
+				return -1
+			}
+		case tPunct:
+			switch lx.src[off] {
+			case '{':
+				level++
+			case '}':
+				if level == 0 {
+					return off
+				}
+				level--
+			}
+		}
+		off = e
+	}
+	return -1
+}
+
+// skipBlank returns the offset of the first byte at or after off that is
+// not white space.
+func skipBlank(src []byte, off int) int {
+	for off < len(src) && (src[off] == ' ' || src[off] == '\t' || src[off] == '\n' || src[off] == '\r') {
+		off++
+	}
+	return off
 }

@@ -145,3 +145,85 @@ func blankComments(l *Language, src []byte) []byte {
 	}
 	return out
 }
+
+// TestSkeletonJSX: JSX is one literal to the lexer, so that files with
+// JSX (TSX, .jsx) get the brace skeleton, which finds what a full parse
+// finds; JSX the lexer cannot read, or whose expressions may define
+// something, leaves the file to a full parse.
+func TestSkeletonJSX(t *testing.T) {
+	x := newExtractor()
+	defer x.Close()
+	for _, c := range []struct {
+		name, src string
+		skeleton  bool
+	}{
+		{"a.tsx", `import React from "react";
+
+interface Props { title: string; items?: string[] }
+
+// A list with a header.
+export function List({ title, items = [] }: Props) {
+  const [open, setOpen] = React.useState(false);
+  return (
+    <section className="list" data-open={open ? "yes" : "no"} {...rest}>
+      <h1 onClick={() => setOpen(!open)}>{title} — don't {"}"} panic</h1>
+      <>
+        {items.map((it) => <Item key={it} label={it} style={{ color: "red" }} />)}
+      </>
+      <p>it's 'quoted' and "double" text &amp; {` + "`template ${x}`" + `}</p>
+    </section>
+  );
+}
+
+export const Item = ({ label }: { label: string }) => <li>{label}</li>;
+
+export class Panel extends React.Component<Props> {
+  render() {
+    return <div title={this.props.title}><List {...this.props} /></div>;
+  }
+  private toggle = () => { this.setState({}); };
+}
+
+export default function App() { return <List title="x" />; }
+`, true},
+		{"a.jsx", `export function Card(props) {
+  return <div className="card"><span>{props.name}'s card</span></div>;
+}
+const Header = () => <header>hi</header>;
+`, true},
+		// A generic arrow of TSX: type parameters, not an element.
+		{"b.tsx", "const id = <T,>(x: T): T => x;\nfunction f() {}\n", false},
+		// A function in a JSX expression: the file is parsed whole.
+		{"c.tsx", "function A() { return <B render={function inner() { return 1; }} />; }\n", false},
+	} {
+		l := LanguageFor(c.name)
+		if err := l.load(); err != nil {
+			t.Fatal(err)
+		}
+		src := []byte(c.src)
+		if got := l.skeleton(&x.sk, src); got != c.skeleton {
+			t.Errorf("%s: skeleton made %v, want %v", c.name, got, c.skeleton)
+		} else if got {
+			t.Logf("%s: the parser sees %d of %d bytes", c.name, len(x.sk.buf), len(src))
+		}
+		tree, err := x.parse(context.Background(), l, src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tree.RootNode().HasError() {
+			t.Errorf("%s: the sample has syntax errors", c.name)
+		}
+		full := x.definitions(l, tree, src, c.name)
+		tree.Close()
+		sd, err := x.skeletonDefs(l, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if skel := symbols(sd, c.name); fmt.Sprint(skel) != fmt.Sprint(full) {
+			t.Errorf("%s: skeleton\n%v\nfull parse\n%v", c.name, skel, full)
+		}
+		if len(full) == 0 {
+			t.Errorf("%s: no definitions", c.name)
+		}
+	}
+}

@@ -25,7 +25,7 @@ type syntax struct {
 	lifetimes    bool      // Rust: ' starts a lifetime unless it is a character literal
 	longBrackets bool      // Lua: [[...]], [==[...]==] strings and --[[...]] comments
 	regex        bool      // a / where an operand is expected starts a regular expression
-	jsx          bool      // a < where an operand is expected may start JSX (the skeleton gives up)
+	jsx          bool      // a < where an operand is expected may start JSX (a literal: lexer.jsxElement)
 	preproc      bool      // C, C++, C#: # lines are directives
 	heredoc      bool      // PHP: <<<ID ... ID
 	hashAttr     bool      // "#[" starts an attribute, not a comment (PHP 8)
