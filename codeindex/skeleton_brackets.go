@@ -36,6 +36,7 @@ type bskel struct {
 	lx   lexer
 	sx   *syntax
 	fail bool
+	then int // Lua: the end of the first `then` of the block luaBlock just read
 }
 
 // group is an open or the last closed parenthesis of a block: the word

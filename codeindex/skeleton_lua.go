@@ -37,6 +37,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 		pendingFunc bool    // after `function`: a name makes it a definition
 		params      bool    // after `function`: the next '(' opens its parameters
 		calls       []group // open parentheses of calls (not of parameters)
+		then        = -1    // the end of this block's first `then`
 	)
 	// setDefs notes a definition in this block: the arguments around it
 	// stay.
@@ -74,26 +75,40 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 					setDefs() // x = function, local x = function, {name = function}
 				}
 				pendingFunc, params = true, true
-			case "if", "do":
-				_, end, inner := b.luaBlock(e, luaEnd)
+			case "if", "do", "repeat":
+				// A block that defines nothing keeps its head: the
+				// parser sees `if x then end`, `while x do end`,
+				// `repeat until x`.
+				snap := b.save()
+				c := byte(luaEnd)
+				if src[off] == 'r' {
+					c = luaUntil
+				}
+				start, end, inner := b.luaBlock(e, c)
 				if b.fail {
 					return end, end, defs
 				}
-				defs = defs || inner
-				off, prev = end, 'i'
-				continue
-			case "repeat":
-				_, end, inner := b.luaBlock(e, luaUntil)
-				if b.fail {
-					return end, end, defs
+				from := e
+				if src[off] == 'i' {
+					from = b.then
 				}
-				defs = defs || inner
+				if inner {
+					setDefs()
+				} else if from > 0 && start-from >= 16 && isSpace(src[from]) {
+					b.restore(snap)
+					b.cut(from+1, start) // a space keeps the words apart
+				}
 				off, prev = end, 'i'
 				continue
+			case "then":
+				if then < 0 {
+					then = e
+				}
 			case "end":
 				if closer != luaEnd {
 					b.fail = true
 				}
+				b.then = then
 				return off, e, defs
 			case "until":
 				if closer != luaUntil {
