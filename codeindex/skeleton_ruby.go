@@ -206,7 +206,16 @@ func rubyTokens(src []byte) (toks []rubyTok, comments [][2]int, ok bool) {
 			if e < off {
 				e = n
 			}
-			comments = append(comments, [2]int{off + 1, e})
+			if lineStartsAt(src, off) && e < n {
+				// A comment line goes whole, with its newline.
+				ls := off
+				for ls > 0 && src[ls-1] != '\n' {
+					ls--
+				}
+				comments = append(comments, [2]int{ls, e + 1})
+			} else {
+				comments = append(comments, [2]int{off + 1, e})
+			}
 			off = e
 			continue
 		case c == '<' && off+2 < n && src[off+1] == '<' && (src[off+2] == '~' || src[off+2] == '-' || (!lx.operand || spaced && src[off+2] != ' ') && (src[off+2] >= 'A' && src[off+2] <= 'Z' || src[off+2] == '"' || src[off+2] == '\'')):
