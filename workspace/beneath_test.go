@@ -45,9 +45,16 @@ func TestBeneathRootAfterTheCheck(t *testing.T) {
 		t.Errorf("Readlink through the link: %q, %v", got, err)
 	}
 	if runtime.GOOS == "linux" { // elsewhere readDir does not check
-		var s dirScratch
-		if err := readDir(&s, filepath.Join(root, "dir"), root, true); err == nil {
-			t.Error("readDir through the link succeeded")
+		h, err := w.handle()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := dirScratch{root: h}
+		if err := readDir(&s, filepath.Join(root, "dir"), root, true); !errors.Is(err, ErrOutside) {
+			t.Errorf("readDir through the link: %v", err)
+		}
+		if err := readDir(&s, filepath.Join(root, "dir"), root, false); !errors.Is(err, ErrOutside) {
+			t.Errorf("readDir through the link, not following: %v", err)
 		}
 	}
 	if b, _ := os.ReadFile(filepath.Join(outside, "f.txt")); string(b) != "outside" {

@@ -14,7 +14,11 @@
 // ancestor is resolved, dangling links included, and compared with the root
 // component by component), and, for writes, when it is in a .git directory.
 // Paths handed back are absolute and clean (Abs) or '/'-separated relative
-// to the root (Rel, "." for the root). Overlay keys are absolute paths; the
+// to the root (Rel, "." for the root). A checked path is then used beneath
+// the workspace's one hold on its folder (rootdir.go: the root opened once,
+// again only if the folder is replaced): reads, walks, readers and writes
+// resolve names relative to that descriptor (openat2 RESOLVE_BENEATH on
+// Linux, os.Root elsewhere), never by an absolute path. Overlay keys are absolute paths; the
 // LSP side converts URIs.
 //
 // # Reading

@@ -130,11 +130,10 @@ func (d DiskEditor) Rename(ctx context.Context, from, to string, overwrite bool)
 			return "", fmt.Errorf("cannot replace the file %s with the directory %s", toRel, fromRel)
 		}
 	}
-	root, err := os.OpenRoot(d.WS.Root())
+	root, _, err := d.WS.osRoot()
 	if err != nil {
 		return "", err
 	}
-	defer root.Close()
 	if err := root.MkdirAll(filepath.FromSlash(path.Dir(toRel)), 0o755); err != nil {
 		return "", fmt.Errorf("create parent of %s: %w", toRel, rootError(toAbs, err))
 	}
@@ -170,11 +169,10 @@ func (d DiskEditor) Delete(ctx context.Context, abs string, recursive bool) (str
 	}
 	// Beneath the root: a directory swapped for a symlink since
 	// ResolveWrite, or during a recursive delete, cannot lead it out.
-	root, err := os.OpenRoot(d.WS.Root())
+	root, _, err := d.WS.osRoot()
 	if err != nil {
 		return "", err
 	}
-	defer root.Close()
 	if st.IsDir() {
 		if !recursive {
 			return "", fmt.Errorf("%s is a directory; pass recursive to delete it and everything in it", rel)
@@ -232,11 +230,10 @@ func (w *Workspace) atomicWrite(abs string, data []byte, mode fs.FileMode) error
 	if !ok || rel == "." {
 		return fmt.Errorf("%w: %s is not a file inside %s", ErrOutside, abs, w.root)
 	}
-	root, err := os.OpenRoot(w.root)
+	root, _, err := w.osRoot()
 	if err != nil {
 		return err
 	}
-	defer root.Close()
 	return rootError(abs, writeBeneath(root, rel, data, mode))
 }
 

@@ -7,15 +7,19 @@ import "golang.org/x/sys/unix"
 // resolution that would leave rootFD (RESOLVE_BENEATH). It returns
 // errNoOpenat2 when the system call is unavailable.
 func openat2Dir(rootFD int, rel string) (int, error) {
+	return openat2(rootFD, rel, dirFlags, unix.RESOLVE_BENEATH|unix.RESOLVE_NO_SYMLINKS|unix.RESOLVE_NO_MAGICLINKS)
+}
+
+// openat2 opens rel beneath dirfd with flags, resolved as resolve says
+// (RESOLVE_BENEATH and more). It returns errNoOpenat2 when the system call
+// is unavailable (Linux before 5.6, or a seccomp filter that predates it).
+func openat2(dirfd int, rel string, flags int, resolve uint64) (int, error) {
 	if noOpenat2.Load() {
 		return -1, errNoOpenat2
 	}
-	how := unix.OpenHow{
-		Flags:   dirFlags,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	}
+	how := unix.OpenHow{Flags: uint64(flags), Resolve: resolve}
 	for range 8 {
-		fd, err := unix.Openat2(rootFD, rel, &how)
+		fd, err := unix.Openat2(dirfd, rel, &how)
 		switch err {
 		case nil:
 			return fd, nil
@@ -27,5 +31,11 @@ func openat2Dir(rootFD int, rel string) (int, error) {
 		}
 		return -1, err
 	}
-	return -1, errNoOpenat2 // the component-wise walk needs no retry
+	return -1, errNoOpenat2 // the fallbacks need no retry
 }
+
+// Resolve flags for openat2 (0 elsewhere).
+const (
+	resolveBeneath    = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
+	resolveNoSymlinks = unix.RESOLVE_NO_SYMLINKS
+)

@@ -24,8 +24,9 @@ const openFlags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONB
 const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC | unix.O_NOFOLLOW
 
 // FileReader reads the files of a workspace folder without ever leaving it.
-// It holds a descriptor of the folder and one of the directory it read
-// from last, opened beneath the folder's descriptor with no symlink
+// It holds a descriptor of the folder (the workspace's own hold on it, see
+// rootdir.go, for a reader from Workspace.NewFileReader: nothing to open)
+// and one of the directory it read from last, opened beneath the folder's descriptor with no symlink
 // followed (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS, or openat with
 // O_NOFOLLOW one component at a time); a file is then opened by its name
 // relative to that directory's descriptor, again without following a
@@ -43,6 +44,7 @@ type FileReader struct {
 	dir    string // directory of fd, relative to root ("" the root itself)
 	fd     int    // -1: none; rootFD when dir == ""
 	ws     *Workspace
+	held   *rootHandle // rootFD is ws's hold on its folder (not closed here)
 }
 
 // NewFileReader returns a reader with no descriptor open yet. It knows no
@@ -187,11 +189,20 @@ func (d *FileReader) dirOf(root, rel string) (int, string, error) {
 	}
 	if root != d.root || d.rootFD < 0 {
 		d.Close()
-		fd, err := openRetry(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
-		if err != nil {
-			return -1, "", err
+		if d.ws != nil && root == d.ws.root {
+			// The workspace's hold on its folder: nothing to open.
+			h, err := d.ws.handle()
+			if err != nil {
+				return -1, "", err
+			}
+			d.root, d.rootFD, d.held = root, h.fd, h
+		} else {
+			fd, err := openRetry(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
+			if err != nil {
+				return -1, "", err
+			}
+			d.root, d.rootFD = root, fd
 		}
-		d.root, d.rootFD = root, fd
 	}
 	d.closeDir()
 	if dir == "" {
@@ -284,13 +295,14 @@ func (d *FileReader) closeDir() {
 	d.dir, d.fd = "", -1
 }
 
-// Close releases the reader's descriptors; it may be used again.
+// Close releases the reader's descriptors (not the workspace's hold on
+// its folder); it may be used again.
 func (d *FileReader) Close() {
 	d.closeDir()
-	if d.rootFD >= 0 {
+	if d.rootFD >= 0 && d.held == nil {
 		unix.Close(d.rootFD)
 	}
-	d.root, d.rootFD = "", -1
+	d.root, d.rootFD, d.held = "", -1, nil
 }
 
 // readSlack is how far past the size fstat reported a file reported empty

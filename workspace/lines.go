@@ -41,7 +41,7 @@ func (w *Workspace) ReadLines(path string, offset, limit, keep, maxBytes int) (*
 	if w.Denied(abs) {
 		return nil, errDenied{rel: rel}
 	}
-	f, err := Disk{Root: w.root}.openBeneath(abs)
+	f, err := Disk{Root: w.root, w: w}.openBeneath(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s does not exist: %w", rel, ErrNotExist)

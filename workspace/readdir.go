@@ -44,10 +44,9 @@ type dirScratch struct {
 	// names starting with "." are wanted (".git" never is).
 	stat, hidden bool
 
-	// rootFD, when hasRoot, is a descriptor of the workspace root (the
-	// walk's, shared): Linux opens directories beneath it.
-	rootFD  int
-	hasRoot bool
+	// root is the workspace's hold on its folder (the walk's, shared):
+	// directories are opened beneath it (Linux).
+	root *rootHandle
 }
 
 // wantStat reports whether a read with s lstats the entry name.

@@ -4,8 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
-	"os"
-	"strconv"
+	"path/filepath"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -14,45 +13,24 @@ import (
 // readDir fills s.ents with the entries of dir using getdents64 directly:
 // no os.File, no poller registration, no allocation per entry.
 //
-// With root set, the directory actually opened must lie under root: a
-// directory of the tree swapped for a symlink that leads out, after the walk
-// saw it as a directory, is refused rather than listed. Unless follow, a
-// symlink in the last component is not followed (the walk never follows).
+// With root set (the walk's: s.root holds the workspace's folder), dir is
+// opened beneath the folder's descriptor (see openBeneath): a directory of
+// the tree swapped for a symlink that leads out, after the walk saw it as a
+// directory, is refused rather than listed. Unless follow, no symlink is
+// followed (the walk never follows; the directory a walk starts at may be a
+// symlink inside the folder). Without root, dir is opened by path (tests).
 // With s.ignores the directory's ignore files are read relative to the
 // same descriptor, so they too come from the directory that was checked.
 func readDir(s *dirScratch, dir, root string, follow bool) error {
 	var fd int
 	var err error
-	if rel, ok := relBeneath(root, dir); root != "" && !follow && s.hasRoot && ok && rel != "." {
-		// Beneath the root's descriptor, no symlink on the way (openat2,
-		// else openat one component at a time): a directory swapped for a
-		// symlink since the walk saw it cannot be opened, and the path is
-		// resolved from the root, not from /.
-		fd, err = openDirBeneath(s.rootFD, rel)
-		if err != nil {
-			if err == unix.ELOOP || err == unix.EXDEV || err == unix.ENOTDIR {
-				err = fmt.Errorf("%w: a directory on the way is no longer a directory inside the folder (the tree changed during the walk)", ErrOutside)
-			}
-			return &fs.PathError{Op: "open", Path: dir, Err: err}
-		}
+	if root == "" {
+		fd, err = openDirPath(dir, follow)
 	} else {
-		flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC
-		if !follow {
-			flags |= syscall.O_NOFOLLOW
-		}
-		fd, err = syscall.Open(dir, flags, 0)
-		for err == syscall.EINTR {
-			fd, err = syscall.Open(dir, flags, 0)
-		}
-		if err != nil {
-			return &fs.PathError{Op: "open", Path: dir, Err: err}
-		}
-		if root != "" {
-			if err := checkBeneath(fd, dir, root); err != nil {
-				syscall.Close(fd)
-				return err
-			}
-		}
+		fd, err = s.openBeneath(dir, root, follow)
+	}
+	if err != nil {
+		return err
 	}
 	defer syscall.Close(fd)
 	if len(s.buf) == 0 {
@@ -196,50 +174,50 @@ func direntType(t uint8) (fs.FileMode, bool) {
 	return 0, false
 }
 
-// checkBeneath verifies that the open directory fd, opened as dir, lies at
-// or under root, asking the kernel where it is (/proc/self/fd); without
-// /proc it compares fd with dir opened beneath root by os.Root.
-func checkBeneath(fd int, dir, root string) error {
-	real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
-	if err == nil {
-		if !within(root, real) {
-			return &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w: it leads to %s (the tree changed during the walk)", ErrOutside, real)}
-		}
-		return nil
+// openDirPath opens the directory dir by path (nothing checks where it is).
+func openDirPath(dir string, follow bool) (int, error) {
+	flags := syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC
+	if !follow {
+		flags |= syscall.O_NOFOLLOW
 	}
+	fd, err := syscall.Open(dir, flags, 0)
+	for err == syscall.EINTR {
+		fd, err = syscall.Open(dir, flags, 0)
+	}
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	return fd, nil
+}
+
+// openBeneath opens the directory dir (root or under it) beneath the
+// descriptor of the folder root that s.root holds: the root itself as "."
+// of it, another directory with no symlink on the way (openDirBeneath), or,
+// with follow, with symlinks that stay inside followed (openat2
+// RESOLVE_BENEATH, else os.Root).
+func (s *dirScratch) openBeneath(dir, root string, follow bool) (int, error) {
 	rel, ok := relBeneath(root, dir)
-	if !ok {
-		return &fs.PathError{Op: "open", Path: dir, Err: ErrOutside}
+	if !ok || s.root == nil {
+		return -1, &fs.PathError{Op: "open", Path: dir, Err: ErrOutside}
 	}
-	r, err := os.OpenRoot(root)
+	var fd int
+	var err error
+	switch {
+	case rel == ".":
+		fd, err = unix.Openat(s.root.fd, ".", dirFlags, 0)
+		for err == unix.EINTR {
+			fd, err = unix.Openat(s.root.fd, ".", dirFlags, 0)
+		}
+	case follow:
+		fd, err = s.root.openFollow(filepath.ToSlash(rel), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
+	default:
+		fd, err = openDirBeneath(s.root.fd, filepath.ToSlash(rel))
+	}
 	if err != nil {
-		return err
+		if err == unix.ELOOP || err == unix.EXDEV || err == unix.ENOTDIR {
+			err = fmt.Errorf("%w: a directory on the way is no longer a directory inside the folder (the tree changed during the walk)", ErrOutside)
+		}
+		return -1, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	defer r.Close()
-	f, err := r.Open(rel)
-	if err != nil {
-		return &fs.PathError{Op: "open", Path: dir, Err: rootError(dir, err)}
-	}
-	defer f.Close()
-	var a, b syscall.Stat_t
-	if err := syscall.Fstat(fd, &a); err != nil {
-		return err
-	}
-	if err := syscall.Fstat(int(f.Fd()), &b); err != nil {
-		return err
-	}
-	if a.Dev != b.Dev || a.Ino != b.Ino {
-		return &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("%w: the tree changed during the walk", ErrOutside)}
-	}
-	return nil
+	return fd, nil
 }
-
-// openRootDir opens the workspace root for a walk to open directories
-// beneath (see readDir); ok is false when it cannot be opened, and the walk
-// then opens by path and checks each directory.
-func openRootDir(root string) (fd int, ok bool) {
-	fd, err := openRetry(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
-	return fd, err == nil
-}
-
-func closeRootDir(fd int) { unix.Close(fd) }

@@ -5,8 +5,3 @@ package workspace
 // readDir lists dir. Here it does not check that dir stays under root when
 // the tree changes during a walk (readdir_linux.go does).
 func readDir(s *dirScratch, dir, root string, follow bool) error { return readDirPortable(s, dir) }
-
-// openRootDir: directories are opened by path here.
-func openRootDir(root string) (fd int, ok bool) { return -1, false }
-
-func closeRootDir(fd int) {}

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -52,6 +51,8 @@ type Content struct {
 type Disk struct {
 	NoFollow bool
 	Root     string
+
+	w *Workspace // the workspace of Root, whose hold on the folder opens files
 }
 
 // Read implements Source.
@@ -114,6 +115,9 @@ func (d Disk) openBeneath(abs string) (*os.File, error) {
 	rel, ok := relBeneath(d.Root, abs)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s is not inside %s", ErrOutside, abs, d.Root)
+	}
+	if d.w != nil {
+		return d.w.openFile(abs, filepath.ToSlash(rel), !d.NoFollow)
 	}
 	root, err := os.OpenRoot(d.Root)
 	if err != nil {
@@ -183,11 +187,10 @@ func (w *Workspace) Readlink(abs string) (string, error) {
 	if w.Denied(abs) {
 		return "", errDenied{rel: w.Rel(abs)}
 	}
-	root, err := os.OpenRoot(w.root)
+	root, _, err := w.osRoot()
 	if err != nil {
 		return "", err
 	}
-	defer root.Close()
 	target, err := root.Readlink(rel)
 	return target, rootError(abs, err)
 }
@@ -208,7 +211,7 @@ func relBeneath(root, abs string) (string, bool) {
 // rootError rephrases an os.Root error about a path that would leave the
 // root, which happens only when the tree changed after Resolve checked it.
 func rootError(abs string, err error) error {
-	if err != nil && strings.Contains(err.Error(), "path escapes") {
+	if isEscape(err) {
 		return fmt.Errorf("%w: %s leads outside the workspace root (it changed while in use)", ErrOutside, abs)
 	}
 	return err

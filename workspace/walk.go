@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -184,10 +185,12 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 	if !opts.IncludeDenied {
 		wk.deny = w.denyList()
 	}
-	if fd, ok := openRootDir(w.root); ok {
-		wk.rootFD, wk.hasRoot = fd, true
-		defer closeRootDir(fd)
+	h, err := w.handle()
+	if err != nil {
+		return err
 	}
+	wk.root = h
+	defer runtime.KeepAlive(h) // its descriptor is in use until the end
 	start := dirJob{abs: abs, lv: lv, virtual: virtual}
 	if opts.Parallel > 1 {
 		err = wk.parallel(start)
@@ -208,8 +211,7 @@ type walker struct {
 	scratch []*dirScratch // sequential walks: one per depth
 	deny    *denyList     // nil with IncludeDenied
 	start   string        // the directory asked for, which may be a symlink
-	rootFD  int           // the root, opened for the walk (when hasRoot)
-	hasRoot bool
+	root    *rootHandle   // the workspace's hold on its folder
 	virt    map[string][]virtEntry // buffer-only entries by parent directory
 }
 
@@ -231,7 +233,7 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 	}
 	s.ignores = !wk.opts.IncludeIgnored
 	s.stat, s.hidden = !wk.opts.NoStat, wk.opts.Hidden
-	s.rootFD, s.hasRoot = wk.rootFD, wk.hasRoot
+	s.root = wk.root
 	if j.virtual {
 		s.reset()
 	} else if err := readDir(s, j.abs, wk.w.root, j.abs == wk.start); err != nil {

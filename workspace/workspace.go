@@ -39,6 +39,8 @@ type Workspace struct {
 	deny        atomic.Pointer[denyList] // nil: DefaultDeny only
 	denyVersion atomic.Uint64            // SetDeny calls
 	linked      deniedIDs                // identities of denied files (hard links)
+
+	dir rootDir // the hold on the folder: every read, walk and write beneath it
 }
 
 // New returns the workspace rooted at root, which must be a directory. The
@@ -66,8 +68,8 @@ func New(root string) (*Workspace, error) {
 		subs:    map[int]func(string){},
 		locks:   map[string]*pathLock{},
 	}
-	w.src = overlaySource{w: w, next: Disk{Root: w.root}}
-	w.rawSrc = overlaySource{w: w, next: Disk{NoFollow: true, Root: w.root}}
+	w.src = overlaySource{w: w, next: Disk{Root: w.root, w: w}}
+	w.rawSrc = overlaySource{w: w, next: Disk{NoFollow: true, Root: w.root, w: w}}
 	empty := map[string]*overlay{}
 	w.bufs.Store(&empty)
 	return w, nil
