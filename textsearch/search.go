@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -104,10 +105,8 @@ func Search(ctx context.Context, q Query, src Source) (string, error) {
 	bctx, cancel := context.WithTimeout(ctx, q.Budget)
 	defer cancel()
 	s := &search{q: q, ctx: bctx}
-	s.workers = make(chan *worker, 4*Workers())
 	err := src(bctx, s.file)
-	close(s.workers) // every call of s.file has returned
-	for w := range s.workers {
+	for _, w := range s.free { // every call of s.file has returned
 		w.dr.Close()
 	}
 	if ctx.Err() != nil {
@@ -122,10 +121,11 @@ func Search(ctx context.Context, q Query, src Source) (string, error) {
 type search struct {
 	q   Query
 	ctx context.Context
-	// workers is a free list of scanners and read buffers. Unlike a
+	// free is a free list of scanners and read buffers. Unlike a
 	// sync.Pool it survives garbage collections, so buffers are not
 	// allocated (and page-faulted) again during a search.
-	workers chan *worker
+	freeMu sync.Mutex
+	free   []*worker
 
 	searched atomic.Int64 // files searched to the end
 	cutoff   atomic.Pointer[string]
@@ -158,6 +158,41 @@ type worker struct {
 	sc  *scanner
 	buf []byte
 	dr  *workspace.FileReader
+	dir string // of the last file read: dr holds that directory open
+}
+
+// takeWorker returns a free worker, preferably one that read last in dir
+// (its reader has dir open: a walk gives a directory's files in a row on
+// one goroutine, and reopening the directory beneath the folder costs an
+// openat2), or nil when none is free.
+func (s *search) takeWorker(dir string) *worker {
+	s.freeMu.Lock()
+	defer s.freeMu.Unlock()
+	n := len(s.free)
+	if n == 0 {
+		return nil
+	}
+	i := n - 1
+	for j := n - 1; j >= 0; j-- {
+		if s.free[j].dir == dir {
+			i = j
+			break
+		}
+	}
+	w := s.free[i]
+	s.free[i] = s.free[n-1]
+	s.free = s.free[:n-1]
+	return w
+}
+
+func (s *search) putWorker(w *worker) {
+	s.freeMu.Lock()
+	defer s.freeMu.Unlock()
+	if len(s.free) < 4*Workers() {
+		s.free = append(s.free, w)
+		return
+	}
+	w.dr.Close()
 }
 
 // file searches one file; called concurrently.
@@ -165,19 +200,13 @@ func (s *search) file(f File) {
 	if s.ctx.Err() != nil {
 		return
 	}
-	var w *worker
-	select {
-	case w = <-s.workers:
-	default:
+	dir := f.Rel[:strings.LastIndexByte(f.Rel, '/')+1]
+	w := s.takeWorker(dir)
+	if w == nil {
 		w = &worker{sc: s.q.Pattern.newScanner(), dr: newReader(s.q.Workspace)}
 	}
-	defer func() {
-		select {
-		case s.workers <- w:
-		default:
-			w.dr.Close()
-		}
-	}()
+	w.dir = dir
+	defer s.putWorker(w)
 	data := f.Text
 	if data == nil {
 		var (
