@@ -3,8 +3,11 @@
 # language under DIR/LANGUAGE (default /tmp/agentls-corpora), from packages
 # these machines reach: Debian's (apt-get download, unpacked with dpkg-deb,
 # nothing installed on the system) and npm's (npm pack). Go's tree is the
-# toolchain's own. C# has no source package there: pass a checkout of a C#
-# project (for example Newtonsoft.Json) as CSHARP_DIR to include it.
+# toolchain's own. C# comes from Debian's source packages (no binary package
+# ships C# sources): Newtonsoft.Json 6.0.8 and KeePass 2.47, 12 MB of .cs,
+# fetched with apt-get source through a private deb-src list (the system's
+# apt configuration is left as it is); CSHARP_DIR, a checkout of a C#
+# project, replaces them.
 #
 #   bash bench/index/corpora.sh [DIR]
 #   go run ./bench/index -corpus DIR            # the per-language table
@@ -57,8 +60,19 @@ cp -r x/rxjs-*/package/src "$DIR/typescript/rxjs-src"
 cp -r x/types-node-*/node "$DIR/typescript/types-node"
 cp x/typescript-*/package/lib/*.d.ts "$DIR/typescript/"
 # go: bench/index takes $(go env GOROOT)/src when DIR/go is absent
+fresh csharp
 if [ -n "${CSHARP_DIR:-}" ]; then
-	fresh csharp
 	cp -r "$CSHARP_DIR"/. "$DIR/csharp/"
+else
+	mkdir -p apt/lists/partial src cs
+	echo "deb-src http://deb.debian.org/debian bookworm main" >apt/sources.list
+	aptsrc=(-o Dir::Etc::SourceList="$work/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$work/apt/lists")
+	apt-get -qq "${aptsrc[@]}" update
+	# Only the upstream tarballs are needed: a mirror without the Debian
+	# part of a package (404) does not stop the script.
+	(cd src && apt-get -qq "${aptsrc[@]}" source --download-only newtonsoft-json keepass2 2>/dev/null) || true
+	ls src/newtonsoft-json_*.orig.tar.* src/keepass2_*.orig.tar.* >/dev/null
+	for t in src/*.orig.tar.*; do tar -xf "$t" -C cs; done
+	(cd cs && find . -name '*.cs' -exec cp --parents {} "$DIR/csharp/" \;)
 fi
 du -sh "$DIR"/*/
