@@ -72,6 +72,7 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _ := ix.Outline(src.Name)
+			checkNames(t, ix)
 			tree, err := x.parse(context.Background(), l, []byte(text), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -238,6 +239,7 @@ func TestIncrementalValidEdits(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _ := ix.Outline(src.Name)
+			checkNames(t, ix)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s, edit %d: incremental\n%s\nfresh\n%s\ntext:\n%s", src.Name, i, symLines(got), symLines(want), text)
 			}
@@ -384,6 +386,7 @@ func TestWatchSyntaxErrors(t *testing.T) {
 			}
 			ix.bufMu.Unlock()
 			got, _ := ix.Outline(src.Name)
+			checkNames(t, ix)
 			tree, err := x.parse(context.Background(), l, []byte(text), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -516,4 +519,40 @@ func checkChangedDefs(t *testing.T, x *extractor, name string, src []byte, rng *
 	}
 	tree.close()
 	return total, ok
+}
+
+// checkNames checks the name table against the files: every symbol of
+// every file has one reference, in the entry of its name, and every
+// reference is to a symbol of that name of a file of the index.
+func checkNames(t *testing.T, ix *Index) {
+	t.Helper()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	refs := 0
+	for name, ne := range ix.names {
+		if ne.name != name {
+			t.Fatalf("entry %q under %q", ne.name, name)
+		}
+		for _, r := range ne.syms {
+			if ix.files[r.f.rel] != r.f || int(r.i) >= len(r.f.syms) || r.f.syms[r.i].Name != name {
+				t.Fatalf("entry %q: a reference to %s#%d, not a symbol of that name of the index", name, r.f.rel, r.i)
+			}
+			refs++
+		}
+	}
+	n := 0
+	for _, f := range ix.files {
+		n += len(f.syms)
+		if f.ents != nil && len(f.ents) != len(f.syms) {
+			t.Fatalf("%s: %d entries for %d symbols", f.rel, len(f.ents), len(f.syms))
+		}
+		for i, ne := range f.ents {
+			if ix.names[f.syms[i].Name] != ne {
+				t.Fatalf("%s: symbol %d (%s) points to the entry of %q", f.rel, i, f.syms[i].Name, ne.name)
+			}
+		}
+	}
+	if refs != n || n != ix.nsyms {
+		t.Fatalf("%d references, %d symbols in files, nsyms %d", refs, n, ix.nsyms)
+	}
 }

@@ -118,6 +118,9 @@ type fileEntry struct {
 	crc   uint32
 	syms  []def
 	open  bool // from an editor buffer, not the disk
+	// ents are the name entries of syms, for an open buffer's (see
+	// replaceLocked).
+	ents []*nameEntry
 }
 
 // def is a stored definition: a Symbol without its path (the file's) and

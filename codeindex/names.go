@@ -25,7 +25,12 @@ func (r symRef) def() *def { return &r.f.syms[r.i] }
 // setFileLocked replaces the entry of rel (nil removes it). The caller
 // holds mu.
 func (ix *Index) setFileLocked(rel string, e *fileEntry) {
-	if old := ix.files[rel]; old != nil {
+	old := ix.files[rel]
+	if old != nil && old.ents != nil && e != nil && e.open {
+		ix.replaceLocked(old, e)
+		return
+	}
+	if old != nil {
 		for _, s := range old.syms {
 			ne := ix.names[s.Name]
 			if ne == nil {
@@ -41,9 +46,7 @@ func (ix *Index) setFileLocked(rel string, e *fileEntry) {
 		}
 		ix.nsyms -= len(old.syms)
 		delete(ix.files, rel)
-		if ix.empty > 4096 && ix.empty > len(ix.entries)/2 {
-			ix.compactNames()
-		}
+		ix.compactIfEmpty()
 	}
 	ix.gen++
 	if e == nil {
@@ -51,19 +54,90 @@ func (ix *Index) setFileLocked(rel string, e *fileEntry) {
 	}
 	ix.files[rel] = e
 	ix.nsyms += len(e.syms)
-	for i, s := range e.syms {
-		ne := ix.names[s.Name]
-		if ne == nil {
-			ne = ix.newEntry(s.Name)
-			ix.names[s.Name] = ne
-			ix.addEntry(ne)
-		} else if len(ne.syms) == 0 {
-			ix.empty--
+	if e.open {
+		e.ents = make([]*nameEntry, len(e.syms))
+	}
+	for i := range e.syms {
+		ne := ix.addRef(e, i)
+		if e.open {
+			e.ents[i] = ne
 		}
-		if cap(ne.syms) == 0 {
-			ne.syms = ne.one[:0:1]
+	}
+}
+
+// replaceLocked replaces the entry of an open buffer, old, by e, its next
+// version. The names of a keystroke's update are mostly the same, in the
+// same order: those at the start and at the end that are the same keep
+// their entries (old.ents), their references pointed at e, without a
+// lookup in the name table; the others go and come as in setFileLocked.
+func (ix *Index) replaceLocked(old, e *fileEntry) {
+	p := 0
+	for p < len(old.syms) && p < len(e.syms) && old.syms[p].Name == e.syms[p].Name {
+		p++
+	}
+	s := 0
+	for s < len(old.syms)-p && s < len(e.syms)-p && old.syms[len(old.syms)-1-s].Name == e.syms[len(e.syms)-1-s].Name {
+		s++
+	}
+	e.ents = make([]*nameEntry, len(e.syms))
+	repoint := func(oi, ni int) {
+		ne := old.ents[oi]
+		for j := range ne.syms {
+			if r := &ne.syms[j]; r.f == old && r.i == int32(oi) {
+				r.f, r.i = e, int32(ni)
+				break
+			}
 		}
-		ne.syms = append(ne.syms, symRef{e, int32(i)})
+		e.ents[ni] = ne
+	}
+	for i := range p {
+		repoint(i, i)
+	}
+	for i := range s {
+		repoint(len(old.syms)-1-i, len(e.syms)-1-i)
+	}
+	for oi := p; oi < len(old.syms)-s; oi++ {
+		ne := old.ents[oi]
+		if len(ne.syms) == 0 {
+			continue // a repeated name, already done
+		}
+		ne.syms = slices.DeleteFunc(ne.syms, func(r symRef) bool { return r.f == old })
+		if len(ne.syms) == 0 {
+			ix.empty++
+		}
+	}
+	for ni := p; ni < len(e.syms)-s; ni++ {
+		e.ents[ni] = ix.addRef(e, ni)
+	}
+	ix.nsyms += len(e.syms) - len(old.syms)
+	ix.files[e.rel] = e
+	ix.gen++
+	ix.compactIfEmpty()
+}
+
+// addRef adds symbol i of e to the entry of its name, made when new.
+func (ix *Index) addRef(e *fileEntry, i int) *nameEntry {
+	name := e.syms[i].Name
+	ne := ix.names[name]
+	if ne == nil {
+		ne = ix.newEntry(name)
+		ix.names[name] = ne
+		ix.addEntry(ne)
+	} else if len(ne.syms) == 0 {
+		ix.empty--
+	}
+	if cap(ne.syms) == 0 {
+		ne.syms = ne.one[:0:1]
+	}
+	ne.syms = append(ne.syms, symRef{e, int32(i)})
+	return ne
+}
+
+// compactIfEmpty rebuilds the name table when names without a symbol are
+// most of it.
+func (ix *Index) compactIfEmpty() {
+	if ix.empty > 4096 && ix.empty > len(ix.entries)/2 {
+		ix.compactNames()
 	}
 }
 
