@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentls/agentls/workspace"
 )
@@ -144,7 +145,7 @@ func spliceHits(text string, hits []hit) string {
 }
 
 // linePrefix is the "  12→" that read_file puts before each line.
-var linePrefix = regexp.MustCompile(`^ *[0-9]+→`)
+var linePrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ *[0-9]+→`) }) // compiled at first use
 
 // stripLinePrefixes removes read_file's line-number prefixes from s when every
 // non-empty line has one.
@@ -155,7 +156,7 @@ func stripLinePrefixes(s string) (string, bool) {
 		if l == "" {
 			continue
 		}
-		if !linePrefix.MatchString(l) {
+		if !linePrefix().MatchString(l) {
 			return s, false
 		}
 		seen = true
@@ -164,7 +165,7 @@ func stripLinePrefixes(s string) (string, bool) {
 		return s, false
 	}
 	for i, l := range lines {
-		lines[i] = linePrefix.ReplaceAllString(l, "")
+		lines[i] = linePrefix().ReplaceAllString(l, "")
 	}
 	return strings.Join(lines, "\n"), true
 }

@@ -114,7 +114,7 @@ func noAskError(question string) error {
 		config.UserPath(), example, example)
 }
 
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:=+-]+$`)
+var plainWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_./:=+-]+$`) }) // compiled at first use
 
 // questionCommand returns a bash.allow pattern for the command a bash
 // question names (its first two plain words), or "".
@@ -129,7 +129,7 @@ func questionCommand(question string) string {
 	}
 	var words []string
 	for _, w := range strings.Fields(cmd) {
-		if !plainWord.MatchString(w) || len(words) == 2 {
+		if !plainWord().MatchString(w) || len(words) == 2 {
 			break
 		}
 		words = append(words, w)

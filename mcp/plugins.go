@@ -31,7 +31,7 @@ type ServerConfig struct {
 // Prefix is the namespace of a plugin server's tools in a registry.
 func Prefix(server string) string { return "mcp__" + server + "__" }
 
-var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,48}$`)
+var serverName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,48}$`) }) // compiled at first use
 
 // Plugins keeps the configured MCP servers of one registry connected: each
 // server's tools are added as mcp__<server>__<tool>; when a server exits or
@@ -70,7 +70,7 @@ func StartPlugins(reg *registry.Registry, servers map[string]ServerConfig, log *
 	for _, name := range names {
 		cfg := servers[name]
 		switch {
-		case !serverName.MatchString(name):
+		case !serverName().MatchString(name):
 			p.setStatus(name, "refused: a server name may hold only letters, digits, _ and - (at most 48)")
 			continue
 		case cfg.Command == "":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ReadOnly reports whether running the script can have no observable side
@@ -485,14 +486,16 @@ func sedReadOnly(s string) bool {
 		if cmd == "" {
 			continue
 		}
-		if !sedAddrCmd.MatchString(cmd) {
+		if !sedAddrCmd().MatchString(cmd) {
 			return false
 		}
 	}
 	return true
 }
 
-var sedAddrCmd = regexp.MustCompile(`^(([0-9]+|\$|/[^/]*/)(,([0-9]+|\$|/[^/]*/))?)?\s*!?\s*[pdqnl=]$`)
+var sedAddrCmd = sync.OnceValue(func() *regexp.Regexp { // compiled at first use, not at every process start
+	return regexp.MustCompile(`^(([0-9]+|\$|/[^/]*/)(,([0-9]+|\$|/[^/]*/))?)?\s*!?\s*[pdqnl=]$`)
+})
 
 // gitSafeGlobals are the global options a read-only git command may use:
 // none of them changes where git reads its configuration or repository
