@@ -30,15 +30,16 @@
 // What the index knows of each language apart from its grammar and queries
 // (comments, literals, how bodies are delimited, containers, imports,
 // family) is its syntax record (syntax.go); one lexer (lexer.go) reads
-// every language by it, for the skeletons, the identifier scan and the
-// doc-comment lookup. The unexported fields of go-tree-sitter that the
+// every language by it, for the skeletons, the identifier scan, the
+// doc-comment lookup and Go's imports. The unexported fields of go-tree-sitter that the
 // index reads are read in binding.go alone.
 //
 // Cost model: the cold build parses each file with what holds no
 // definition left out, a skeleton parsed as one compact text and mapped
 // back: Go's (goSkeleton: function bodies, composite literals, comments,
 // imports, parameter lists, constant values, a ninth of the bytes), the
-// brace languages' (bracketSkeleton), Python's (pythonSkeleton, by
+// brace languages' (bracketSkeleton; JSX, in TSX and JavaScript, is one
+// literal to the lexer), Python's (pythonSkeleton, by
 // indentation) and Lua's (luaSkeleton, by end); TestSkeletonCorpora checks
 // that it finds exactly what a full parse finds. Ruby is parsed whole. The
 // build runs only the definitions query,
