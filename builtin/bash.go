@@ -250,7 +250,7 @@ func unavailableNote(s *workspace.Session, err error) string {
 
 // namesDeniedFile finds a word of the command that names a file the
 // secrets deny list hides (as a path relative to the workspace, or
-// absolute inside it).
+// absolute inside it), or a hard link to one.
 func namesDeniedFile(s *workspace.Session, an *shell.Analysis) (string, bool) {
 	check := func(w shell.Word) (string, bool) {
 		if w.Dynamic || w.Text == "" {
@@ -271,7 +271,7 @@ func namesDeniedFile(s *workspace.Session, an *shell.Analysis) (string, bool) {
 			}
 		}
 		for _, p := range paths {
-			if s.WS.Contains(p) && s.WS.Denied(p) {
+			if s.WS.Contains(p) && (s.WS.Denied(p) || s.WS.IsDeniedLink(p)) {
 				return text, true
 			}
 		}

@@ -65,8 +65,12 @@ func TestBashReadOnlyCommandsRunReadOnly(t *testing.T) {
 	outside = filepath.Join(outside, "sub")
 	// cat is read-only, so it runs without asking, in the read-only
 	// sandbox: the denied file reads as empty.
-	out := mustExec(t, ctx, "bash", map[string]any{"command": "cat .env; wc -c < .env; ls " + outside + " || echo no-outside-tmp"})
-	wantOut(t, out, "0\n", "no-outside-tmp") // the host's /tmp is not visible
+	// A hard link to it under another name reads as empty too.
+	if err := os.Link(filepath.Join(s.WS.Root(), ".env"), filepath.Join(s.WS.Root(), "env.txt")); err != nil {
+		t.Fatal(err)
+	}
+	out := mustExec(t, ctx, "bash", map[string]any{"command": "cat .env env.txt; wc -c < .env; wc -c < env.txt; ls " + outside + " || echo no-outside-tmp"})
+	wantOut(t, out, "0\n0\n", "no-outside-tmp") // the host's /tmp is not visible
 	if strings.Contains(out, sandboxSecret) {
 		t.Errorf("a read-only command printed a denied file: %s", out)
 	}
@@ -151,8 +155,13 @@ func TestBashSandboxOff(t *testing.T) {
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat < .env"}, "declined")
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat .e*"}, "declined")
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat {notes.txt,.env}"}, "declined")
-	if len(asked) != 5 {
-		t.Errorf("asked %d times, want 5: %q", len(asked), asked)
+	// A hard link to .env under another name.
+	if err := os.Link(filepath.Join(s.WS.Root(), ".env"), filepath.Join(s.WS.Root(), "env.txt")); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, ctx, "bash", map[string]any{"command": "cat env.txt"}, "declined", "env.txt")
+	if len(asked) != 6 {
+		t.Errorf("asked %d times, want 6: %q", len(asked), asked)
 	}
 }
 

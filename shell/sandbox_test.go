@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -284,4 +285,59 @@ func TestDenyScan(t *testing.T) {
 	if got := scan(); !slices.Equal(got, want) {
 		t.Fatalf("rescan = %q, want %q", got, want)
 	}
+	// Hard links to denied files under other names are hidden too: to a
+	// denied file, to a file in a denied directory, to .git/config, and a
+	// file that a new denied name links to, in a directory unchanged since
+	// it was read (ln ok.txt .env.prod); a plain file with two links is not.
+	link := func(from, to string) {
+		t.Helper()
+		if err := os.Link(filepath.Join(root, from), filepath.Join(root, to)); err != nil {
+			t.Skip(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(root, "c"), 0o755)
+	os.WriteFile(filepath.Join(root, "plain.txt"), nil, 0o644)
+	link("a/.env", "c/env.txt")
+	link("secrets/x", "c/x.txt")
+	link(".git/config", "c/gitconfig")
+	link("plain.txt", "c/plain2.txt")
+	want = []string{".git/config", "a/.env", "a/b/.env", "a/b/key.pem", "c/env.txt", "c/gitconfig", "c/x.txt", "secrets"}
+	if got := scan(); !slices.Equal(got, want) {
+		t.Fatalf("scan with hard links = %q, want %q", got, want)
+	}
+	os.MkdirAll(filepath.Join(root, "d"), 0o755)
+	link("ok.txt", "d/.env.prod")
+	want = []string{".git/config", "a/.env", "a/b/.env", "a/b/key.pem", "c/env.txt", "c/gitconfig", "c/x.txt", "d/.env.prod", "ok.txt", "secrets"}
+	if got := scan(); !slices.Equal(got, want) {
+		t.Fatalf("scan after ln ok.txt d/.env.prod = %q, want %q", got, want)
+	}
+}
+
+// BenchmarkDenyScan: the first scan of a tree (every directory read, every
+// regular file lstat'ed for its link count) and a rescan of it unchanged
+// (one stat per directory). DENYSCAN_ROOT names the tree (default: Go's
+// source tree).
+func BenchmarkDenyScan(b *testing.B) {
+	root := os.Getenv("DENYSCAN_ROOT")
+	if root == "" {
+		root = filepath.Join(runtime.GOROOT(), "src")
+	}
+	denied := func(rel string) bool { return strings.HasPrefix(filepath.Base(rel), ".env") }
+	b.Run("first", func(b *testing.B) {
+		for b.Loop() {
+			var d DenyScan
+			if _, err := d.Scan(root, 1, denied); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("rescan", func(b *testing.B) {
+		var d DenyScan
+		d.Scan(root, 1, denied)
+		for b.Loop() {
+			if _, err := d.Scan(root, 1, denied); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
