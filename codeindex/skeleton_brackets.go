@@ -83,6 +83,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		genericEq           bool  // '<' right after '=' (a generic arrow function)
 		tokN                int
 		eqTok, eqParen      = -10, -1
+		macroTok            = -10 // the token after a Rust macro's `name!`
+		macroWord           string
 	)
 	// setDefs notes a definition in this block (the contents of the
 	// parentheses it is in then stay).
@@ -182,6 +184,32 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		if c != '*' && c != '&' {
 			pendingFunc = false
 		}
+		if sx.macros && (c == '{' || c == '(' || c == '[') && (tokN == macroTok || tokN == macroTok+1 && prev == 'i' && macroWord == "macro_rules") {
+			// A Rust macro's invocation or rules: token trees, in
+			// which the grammar finds no definition.
+			closer := byte('}')
+			if c == '(' {
+				closer = ')'
+			} else if c == '[' {
+				closer = ']'
+			}
+			snap := b.save()
+			close, _ := b.block(e, closer, false)
+			if b.fail {
+				return close, defs
+			}
+			b.restore(snap)
+			if close > e {
+				b.cut(e, close)
+			}
+			off = close + 1
+			b.lx.operand = true
+			push(closer, "")
+			continue
+		}
+		if c == '!' && sx.macros && off > 0 && isIdentByte(src[off-1]) {
+			macroTok, macroWord = tokN+1, prevWord
+		}
 		switch c {
 		case '{':
 			container := false
@@ -241,7 +269,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				b.cut(last.open+1, off)
 			}
 		case '(', '[':
-			if c == '[' && (prev == '=' || prev == '(' || prev == ',' || prev == 'A' || prev == ':' || prev == 'i' && prevWord == "return") {
+			if c == '[' && (prev == '=' || prev == '(' || prev == ',' || prev == 'A' || prev == ':' || prev == 'i' && prevWord == "return" ||
+				prev == '&' && (prev2 == '=' || prev2 == '(' || prev2 == ',')) { // Rust: = &[...]
 				// An array literal: left out when large and empty of definitions.
 				snap := b.save()
 				close, inner := b.block(e, ']', false)

@@ -51,6 +51,9 @@ type syntax struct {
 	// attrMacros: the skeleton leaves out C's attribute macros (see
 	// bskel.attrMacro).
 	attrMacros bool
+	// macros: name!(...), name! {...} and macro_rules! name {...} hold
+	// token trees (Rust): the skeleton leaves them out.
+	macros bool
 	// containers are keywords whose braces hold definitions (class,
 	// namespace, impl…); funcs keywords that open a function (its braces
 	// are a body); defs keywords that define something wherever they stand
@@ -185,7 +188,7 @@ var (
 		containers: []string{"namespace", "module", "declare", "global"}, anyContainer: []string{"class", "interface", "enum", "type"},
 		funcs: []string{"function"}, defs: []string{"abstract"}})
 	tsxSyntax  = func() *syntax { s := *tsSyntax; s.jsx = true; return &s }()
-	rustSyntax = withC(syntax{generics: true, family: "rust", nested: true, multiline: true, rawPrefix: true, lifetimes: true, body: bodyBrackets, parens: parensAny,
+	rustSyntax = withC(syntax{macros: true, generics: true, family: "rust", nested: true, multiline: true, rawPrefix: true, lifetimes: true, body: bodyBrackets, parens: parensAny,
 		keep: strings.Fields("pub as dyn mut ref unsafe const static crate self super where move let loop box"), identBrace: true,
 		anyContainer: []string{"struct", "union", "enum", "trait", "impl", "mod", "extern"}, funcs: []string{"fn"},
 		defs: []string{"fn", "const", "static", "type", "macro_rules", "struct", "enum", "union", "trait", "mod"}})
