@@ -101,7 +101,7 @@ func runCorpus(root string, runs int, only string, incrOnly bool) error {
 		}
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("corpus %s, GOMAXPROCS %d, load average %s; best of %d; ratios to ctags -R --languages=L in the same run\n",
+	fmt.Printf("corpus %s, GOMAXPROCS %d, load average %s; medians of %d (ctags and cold builds taking turns); ratios to ctags -R --languages=L in the same run, of wall and of CPU (user+sys)\n",
 		root, runtime.GOMAXPROCS(0), strings.Fields(string(load) + " ?")[0], runs)
 	if incrOnly {
 		fmt.Println("| language | edited file | incremental p50 / p99 | CPU p50 |")
@@ -115,7 +115,7 @@ func runCorpus(root string, runs int, only string, incrOnly bool) error {
 		}
 		return nil
 	}
-	fmt.Println("| language | files, MB | ctags wall (CPU) | cold wall | cold/ctags | cold CPU/ctags CPU | warm restart | warm/ctags | incremental p50 / p99 | recall (functions, methods, types) |")
+	fmt.Println("| language | files, MB | ctags wall (CPU) | cold wall (CPU) | cold/ctags wall | cold/ctags CPU | warm restart | warm/ctags | incremental p50 / p99 | recall (functions, methods, types) |")
 	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, r := range rows {
 		if r.err != nil {
@@ -130,8 +130,8 @@ func runCorpus(root string, runs int, only string, incrOnly bool) error {
 		if r.incr50 > 0 {
 			incr = ms(r.incr50) + " / " + ms(r.incr99) + " (CPU " + ms(r.incrCPU) + ")"
 		}
-		fmt.Printf("| %s | %d, %.1f | %s (%s) | %s | %.2f× | %.2f× | %s | %.3f× | %s | %s |\n", r.lang.name, r.files, float64(r.bytes)/1e6,
-			ms(r.ctags), ms(r.ctagsCPU), ms(r.cold), ratio(r.cold, r.ctags), ratio(r.coldCPU, r.ctagsCPU), ms(r.warm), ratio(r.warm, r.ctags), incr, recall)
+		fmt.Printf("| %s | %d, %.1f | %s (%s) | %s (%s) | %.2f× | %.2f× | %s | %.3f× | %s | %s |\n", r.lang.name, r.files, float64(r.bytes)/1e6,
+			ms(r.ctags), ms(r.ctagsCPU), ms(r.cold), ms(r.coldCPU), ratio(r.cold, r.ctags), ratio(r.coldCPU, r.ctagsCPU), ms(r.warm), ratio(r.warm, r.ctags), incr, recall)
 	}
 	return nil
 }
@@ -154,8 +154,22 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 	defer os.RemoveAll(tmp)
 	tags := filepath.Join(tmp, "tags")
 	ctagsPath, ctagsErr := exec.LookPath("ctags")
-	if ctagsErr == nil {
-		for i := range runs {
+	var ix *codeindex.Index
+	if profile != "" {
+		f, err := os.Create(profile + "." + l.name)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	// ctags and a cold build take turns, so that both see the same load;
+	// the medians are kept.
+	var ctagsWall, ctagsCPU, coldWall, coldCPU []time.Duration
+	for i := range runs {
+		if ctagsErr == nil {
 			args := []string{"-R", "--languages=" + l.ctags, "-f", tags}
 			if i == 0 {
 				args = append(args, "--excmd=number", "--fields=+K")
@@ -166,25 +180,12 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 				r.err = fmt.Errorf("ctags: %v: %s", err, out)
 				return r
 			}
-			if d := time.Since(t0); r.ctags == 0 || d < r.ctags {
-				r.ctags, r.ctagsCPU = d, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime()
-			}
+			ctagsWall = append(ctagsWall, time.Since(t0))
+			ctagsCPU = append(ctagsCPU, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 			if i == 0 {
 				os.Rename(tags, tags+".ref")
 			}
 		}
-	}
-	var ix *codeindex.Index
-	if profile != "" {
-		f, err := os.Create(profile + "." + l.name)
-		if err != nil {
-			r.err = err
-			return r
-		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-	}
-	for range runs {
 		if ix != nil {
 			ix.Close()
 		}
@@ -194,13 +195,11 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 			r.err = err
 			return r
 		}
-		if d := time.Since(t0); r.cold == 0 || d < r.cold {
-			r.cold, r.coldCPU = d, cpuTime()-c0
-		}
+		coldWall = append(coldWall, time.Since(t0))
+		coldCPU = append(coldCPU, cpuTime()-c0)
 	}
-	if profile != "" {
-		pprof.StopCPUProfile()
-	}
+	r.ctags, r.ctagsCPU = pct(ctagsWall, 50), pct(ctagsCPU, 50)
+	r.cold, r.coldCPU = pct(coldWall, 50), pct(coldCPU, 50)
 	defer ix.Close()
 	if ctagsErr == nil {
 		r.found, r.want, r.skip = recall(ix, dir, tags+".ref", l)
@@ -213,6 +212,7 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 		return r
 	}
 	w.Close()
+	var warm []time.Duration
 	for range runs {
 		w := codeindex.New(ws, codeindex.Options{CacheDir: cacheDir})
 		t0 := time.Now()
@@ -220,11 +220,10 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 			r.err = err
 			return r
 		}
-		if d := time.Since(t0); r.warm == 0 || d < r.warm {
-			r.warm = d
-		}
+		warm = append(warm, time.Since(t0))
 		w.Close()
 	}
+	r.warm = pct(warm, 50)
 	st := ix.Status()
 	r.files = st.Languages[l.name]
 	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {

@@ -36,7 +36,7 @@ import (
 
 func main() {
 	dir := flag.String("dir", filepath.Join(build.Default.GOROOT, "src"), "tree to index")
-	runs := flag.Int("runs", 1, "cold builds and warm restarts to run (the best of each is kept, as for ctags)")
+	runs := flag.Int("runs", 1, "cold builds and warm restarts to run (the best of each is kept, as for ctags; with -corpus, the median)")
 	corpus := flag.String("corpus", "", "measure every language under this directory (DIR/go, DIR/python, …) and print the per-language table")
 	langs := flag.String("langs", "", "with -corpus: only these languages (comma-separated)")
 	misses := flag.String("misses", "", "with -corpus: write the ctags entries the recall misses to this file (language, path:line, kind, name)")
