@@ -433,9 +433,9 @@ func TestChangedDefsMatchTree(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no language archives")
 	}
-	edits := 150
+	edits := 100
 	if testing.Short() {
-		edits = 60
+		edits = 40
 	}
 	x := newExtractor()
 	defer x.Close()
