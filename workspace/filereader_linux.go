@@ -1,6 +1,10 @@
 package workspace
 
-import "golang.org/x/sys/unix"
+import (
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
 
 // openat2Dir opens the directory rel beneath rootFD in one system call: the
 // kernel refuses any symlink on the way (RESOLVE_NO_SYMLINKS) and any
@@ -39,3 +43,23 @@ const (
 	resolveBeneath    = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
 	resolveNoSymlinks = unix.RESOLVE_NO_SYMLINKS
 )
+
+// noPopulate is set once MADV_POPULATE_WRITE turns out to be missing
+// (Linux before 5.14).
+var noPopulate atomic.Bool
+
+// prefaultPages makes the pages from lo to hi (rounded out to whole pages)
+// resident and writable with MADV_POPULATE_WRITE, which leaves their
+// contents as they are. Errors leave the pages to fault one by one.
+func prefaultPages(lo, hi uintptr) {
+	if noPopulate.Load() {
+		return
+	}
+	page := uintptr(unix.Getpagesize())
+	lo &^= page - 1
+	hi = (hi + page - 1) &^ (page - 1)
+	_, _, errno := unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_POPULATE_WRITE)
+	if errno == unix.EINVAL || errno == unix.ENOSYS {
+		noPopulate.Store(true)
+	}
+}

@@ -15,3 +15,6 @@ const (
 	resolveBeneath    = 0
 	resolveNoSymlinks = 0
 )
+
+// prefaultPages: only Linux populates pages ahead; they fault one by one.
+func prefaultPages(lo, hi uintptr) {}

@@ -138,7 +138,7 @@ func readAt(dirfd int, name string) []byte {
 	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return nil
 	}
-	data, _, err := readFD(fd, st.Size, 0, make([]byte, 0, st.Size+1))
+	data, _, err := readFD(fd, st.Size, 0, make([]byte, 0, st.Size+1), nil)
 	if err != nil {
 		return nil
 	}

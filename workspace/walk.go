@@ -208,10 +208,10 @@ type walker struct {
 	opts    WalkOptions
 	fn      func(WalkEntry) error
 	ctx     context.Context
-	scratch []*dirScratch // sequential walks: one per depth
-	deny    *denyList     // nil with IncludeDenied
-	start   string        // the directory asked for, which may be a symlink
-	root    *rootHandle   // the workspace's hold on its folder
+	scratch []*dirScratch          // sequential walks: one per depth
+	deny    *denyList              // nil with IncludeDenied
+	start   string                 // the directory asked for, which may be a symlink
+	root    *rootHandle            // the workspace's hold on its folder
 	virt    map[string][]virtEntry // buffer-only entries by parent directory
 }
 
