@@ -118,14 +118,13 @@ func runGrep(ctx context.Context, a grepArgs, maxBytes int) (string, error) {
 		Budget:     a.budget,
 		Workspace:  s.WS,
 	}
-	skipped := &workspace.Skipped{}
-	src, err := grepSource(s, abs, rel, filter, a, &skipped)
+	src, skipped, err := grepSource(s, abs, rel, filter, a)
 	if err != nil {
 		return "", err
 	}
 	out, err := textsearch.Search(ctx, q, src)
-	if err == nil && out == noMatches {
-		out += notSearched(skipped, rel, a)
+	if sk := skipped(); err == nil && out == noMatches && sk != nil {
+		out += notSearched(sk, rel, a)
 	}
 	return out, err
 }
@@ -160,17 +159,17 @@ func notSearched(skipped *workspace.Skipped, rel string, a grepArgs) string {
 // arguments select, as the workspace's merged walk gives them: an open
 // buffer stands for its disk file, and buffers with no file on disk are
 // listed where the walk would have found them.
-func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter, a grepArgs, skipped **workspace.Skipped) (textsearch.Source, error) {
+func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter, a grepArgs) (_ textsearch.Source, skipped func() *workspace.Skipped, _ error) {
 	ws := s.WS
 	buf, isBuf := bufferOf(ws, abs)
 	st, statErr := os.Stat(abs)
 	if statErr == nil && !st.IsDir() && !st.Mode().IsRegular() && !isBuf {
 		// A FIFO named on purpose gets an answer; one met by a walk is passed over.
-		return nil, workspace.NotRegularError{Path: rel, Mode: st.Mode()}
+		return nil, nil, workspace.NotRegularError{Path: rel, Mode: st.Mode()}
 	}
 	if statErr == nil && st.Mode().IsRegular() && ws.IsDeniedLink(abs) {
 		// A hard link to a denied file: missing, as read_file says.
-		return nil, fmt.Errorf("%s does not exist; find paths with glob or ls", rel)
+		return nil, nil, fmt.Errorf("%s does not exist; find paths with glob or ls", rel)
 	}
 	if statErr == nil && !st.IsDir() || statErr != nil && isBuf {
 		// One file: searched whatever the filters and ignore rules say, as rg does.
@@ -193,28 +192,28 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 		return func(ctx context.Context, fn func(textsearch.File)) error {
 			fn(f)
 			return nil
-		}, nil
+		}, noSkipped, nil
 	}
 	if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) {
-		return nil, statErr
+		return nil, nil, statErr
 	}
 	opts := workspace.WalkOptions{
 		Hidden:         a.Hidden,
 		IncludeIgnored: a.IncludeIgnored,
 		Parallel:       textsearch.Workers(),
 		NoStat:         true,
-		Skipped:        *skipped,
+		Skipped:        &workspace.Skipped{},
 	}
 	// The table lists what a walk of the whole folder visits; a search
 	// inside a hidden or ignored directory walks that directory itself.
 	inTable := rel == "." || statErr == nil && !hiddenPath(rel) && (a.IncludeIgnored || !ws.Ignored(abs, true))
-	if table, tableSkipped := textsearch.SessionTable(s, opts); table != nil && inTable {
-		*skipped = tableSkipped
-		return table.Source(rel, filter, bufferText(ws)), nil
+	if table := textsearch.SessionTable(s, opts); table != nil && inTable {
+		return table.Source(rel, filter, bufferText(ws)), table.Skipped, nil
 	}
 	if statErr != nil && !ws.HasBuffersUnder(abs) {
-		return nil, fmt.Errorf("%s does not exist; find paths with glob or ls", rel)
+		return nil, nil, fmt.Errorf("%s does not exist; find paths with glob or ls", rel)
 	}
+	walked := func() *workspace.Skipped { return opts.Skipped }
 	return func(ctx context.Context, fn func(textsearch.File)) error {
 		return ws.Walk(ctx, abs, opts, func(e workspace.WalkEntry) error {
 			if e.IsDir {
@@ -235,8 +234,10 @@ func grepSource(s *workspace.Session, abs, rel string, filter *textsearch.Filter
 			fn(f)
 			return nil
 		})
-	}, nil
+	}, walked, nil
 }
+
+func noSkipped() *workspace.Skipped { return nil }
 
 // bufferText gives the text of the open buffer of abs, which a search reads
 // instead of the file.

@@ -626,7 +626,7 @@ func TestGrepTableCache(t *testing.T) {
 			t.Fatalf("got %q want %q", got, want)
 		}
 	}
-	tb, _ := textsearch.SessionTable(s, workspace.WalkOptions{})
+	tb := textsearch.SessionTable(s, workspace.WalkOptions{})
 	if tb == nil || tb.CachedBytes() == 0 {
 		t.Fatal("the file table cached nothing")
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // TestReadsStayBeneathRoot: a directory of the folder is swapped for a
@@ -55,12 +57,6 @@ func TestReadsStayBeneathRoot(t *testing.T) {
 					rel string
 					dir bool
 				}{{"a", true}, {"a/b", true}, {"a/b/f.txt", false}, {"top.txt", false}}
-				walk := func(ctx context.Context, fn func(abs, rel string, isDir bool)) error {
-					for _, e := range listed {
-						fn(filepath.Join(ws, e.rel), e.rel, e.dir)
-					}
-					return nil
-				}
 				files := func(ctx context.Context, fn func(File)) error {
 					for _, e := range listed {
 						if !e.dir {
@@ -74,7 +70,13 @@ func TestReadsStayBeneathRoot(t *testing.T) {
 					t.Fatal(err)
 				}
 				q := Query{Pattern: pat}
-				table := NewTable(ws, walk, 1<<20)
+				w, err := workspace.New(ws)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The workspace's file list walks again after the swap (a
+				// directory changed); its reads stay beneath the folder.
+				table := NewTable(w, w.FileTable(false, false), 1<<20)
 				noOverlay := func(string) ([]byte, bool) { return nil, false }
 				want := "a/b/f.txt:1:INSIDE\ntop.txt:1:INSIDE top"
 				for _, src := range []Source{files, table.Source(".", nil, noOverlay)} {

@@ -20,9 +20,10 @@
 //     byte) also happens only in files that match.
 //   - Files are read with raw system calls into reused buffers, on as many
 //     goroutines as there are CPUs, while the walk is still going.
-//   - In a running server, Table keeps the file list and, within a byte
-//     budget, file contents, checked against size and mtime before use:
-//     a repeated search reads nothing that did not change.
+//   - In a running server the workspace keeps the file list
+//     (workspace.FileTable) and Table, within a byte budget, file
+//     contents, checked against size and mtime before use: a repeated
+//     search walks nothing and reads nothing that did not change.
 //
 // Files stay inside their workspace folder even when the tree changes
 // during a search: a file is never opened by its absolute path, but by

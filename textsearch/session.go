@@ -1,42 +1,40 @@
 package textsearch
 
 import (
-	"context"
 	"maps"
 	"sync"
 
 	"github.com/agentls/agentls/workspace"
 )
 
-// sessionTables are a session's resident file tables, one per walk option
-// set, kept from the session's second search on (a session that searches
-// once, like the command line's, walks and searches in one pass).
+// sessionTables are a session's content caches over the workspace's file
+// tables, one per walk option set, kept from the session's second search on
+// (a session that searches once, like the command line's, walks and
+// searches in one pass).
 type sessionTables struct {
 	mu       sync.Mutex
 	searches int
 	tables   map[[2]bool]*Table
-	skipped  map[[2]bool]*workspace.Skipped // what each table's last walk passed over
-	deny     uint64                         // the deny list version the tables were walked with
 	cancel   func()
 }
 
 type sessionTablesKey struct{}
 
 // SessionTable returns the session's table of the files a walk with opts
-// (of the whole folder) lists, or nil on the session's first search, and
-// what the table's walk passed over. The table follows the workspace's
-// changes and its deny list; its file contents are kept within the
-// session's grep.cacheMB setting (DefaultCacheBudget when unset). It lives
-// as long as the session.
-func SessionTable(s *workspace.Session, opts workspace.WalkOptions) (*Table, *workspace.Skipped) {
+// (of the whole folder) lists, or nil on the session's first search. The
+// file list is the workspace's (Workspace.FileTable: it follows the disk,
+// the buffers and the deny list); the table keeps file contents within the
+// session's grep.cacheMB setting (DefaultCacheBudget when unset), dropped
+// as the workspace reports changes. It lives as long as the session.
+func SessionTable(s *workspace.Session, opts workspace.WalkOptions) *Table {
 	st := s.Attach(sessionTablesKey{}, func() any {
-		return &sessionTables{tables: map[[2]bool]*Table{}, skipped: map[[2]bool]*workspace.Skipped{}, deny: s.WS.DenyVersion()}
+		return &sessionTables{tables: map[[2]bool]*Table{}}
 	}).(*sessionTables)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.searches++
 	if st.searches == 1 || st.tables == nil { // first search, or closed
-		return nil, nil
+		return nil
 	}
 	if st.cancel == nil {
 		st.cancel = s.WS.OnChange(func(path string) {
@@ -48,13 +46,6 @@ func SessionTable(s *workspace.Session, opts workspace.WalkOptions) (*Table, *wo
 			}
 		})
 	}
-	if v := s.WS.DenyVersion(); v != st.deny {
-		// The deny list changed: the tables' file lists may hold files now
-		// denied (or lack files allowed again); walk afresh.
-		clear(st.tables)
-		clear(st.skipped)
-		st.deny = v
-	}
 	key := [2]bool{opts.Hidden, opts.IncludeIgnored}
 	t := st.tables[key]
 	if t == nil {
@@ -63,24 +54,10 @@ func SessionTable(s *workspace.Session, opts workspace.WalkOptions) (*Table, *wo
 		if s.Setting("grep.cacheMB", &mb) && mb >= 0 {
 			budget = mb << 20
 		}
-		ws := s.WS
-		skipped := &workspace.Skipped{}
-		st.skipped[key] = skipped
-		opts.Skipped = skipped
-		t = NewTable(ws.Root(), func(ctx context.Context, fn func(abs, rel string, isDir bool)) error {
-			skipped.Reset()
-			return ws.Walk(ctx, ws.Root(), opts, func(e workspace.WalkEntry) error {
-				if e.IsDir || e.Mode.IsRegular() {
-					fn(e.Abs, e.Rel, e.IsDir)
-				}
-				return nil
-			})
-		}, budget)
-		t.ws = ws // a hard link to a denied file is passed over
-		t.FollowGen(ws.UnsavedVersion)
+		t = NewTable(s.WS, s.WS.FileTable(opts.Hidden, opts.IncludeIgnored), budget)
 		st.tables[key] = t
 	}
-	return t, st.skipped[key]
+	return t
 }
 
 // Close stops following the workspace's changes.

@@ -44,7 +44,10 @@
 // open buffer whose file is not on disk is visited where the file would be
 // (WalkEntry.Buffer), under the same rules, so that grep, glob, ls and the
 // code index all see a new unsaved file; WalkOptions.DiskOnly is for walks
-// that act on the disk itself.
+// that act on the disk itself. FileTable keeps such a walk of the whole
+// folder resident, one per option set, kept right by re-stating the
+// directories and ignore files it saw and by the buffer and deny-list
+// events no directory records (grep's session tables read over it).
 //
 // # Writing
 //

@@ -41,6 +41,9 @@ type Workspace struct {
 	linked      deniedIDs                // identities of denied files (hard links)
 
 	dir rootDir // the hold on the folder: every read, walk and write beneath it
+
+	tablesMu sync.Mutex
+	tables   map[[2]bool]*FileTable // by hidden, includeIgnored
 }
 
 // New returns the workspace rooted at root, which must be a directory. The
