@@ -238,9 +238,9 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 		}
 	} else {
 		// The spans lie in nodes that old has too (a class, a function):
-		// the definitions those hold around the edit (the containers of
-		// what the spans hold, of what the spans do not hold) must be
-		// old's, else the whole tree is queried again.
+		// the definitions and scopes around the edit, the containers of
+		// what the spans hold and of what prev gives outside them, must
+		// be old's, else the whole tree is queried again.
 		lo, hi := e.StartIndex, e.NewEndIndex
 		x.caps = runQueryRange(x.qc, l.defs, old.root(), l.defDepth(), lo, hi, false, x.caps)
 		was, okOld := x.around(l, src, lo, hi)
