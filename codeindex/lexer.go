@@ -44,11 +44,13 @@ func (lx *lexer) next(off int) (tokKind, int) {
 		}
 		return tSpace, e
 	}
-	if e, ok := lx.comment(off); ok {
-		if e < 0 {
-			return tBad, n
+	if sx.commentStart[c] {
+		if e, ok := lx.comment(off); ok {
+			if e < 0 {
+				return tBad, n
+			}
+			return tComment, e
 		}
-		return tComment, e
 	}
 	if sx.preproc && c == '#' && lineStartsAt(src, off) {
 		return tDirective, lx.directive(off)

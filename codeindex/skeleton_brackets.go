@@ -43,12 +43,11 @@ type bskel struct {
 // before it (a function's or a control statement's) and the token before
 // that.
 type group struct {
-	name       string
-	before     byte // token class (see block) before the name
-	beforeWord string
-	afterEq    bool // it opens right after '=' (or '= async')
-	isNew      bool // it follows `new T` (Java: then a brace opens an anonymous class)
-	paren      int  // the depth it opened at
+	name    string
+	before  byte // token class (see block) before the name
+	afterEq bool // it opens right after '=' (or '= async')
+	isNew   bool // it follows `new T` (Java: then a brace opens an anonymous class)
+	paren   int  // the depth it opened at
 	// Of a parenthesis: its offset, its closer's, the skeleton before it
 	// (to cut its contents once closed) and whether a definition or a
 	// directive is inside.
@@ -132,7 +131,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				off = e
 				continue
 			}
-			word := string(src[off:e])
+			word := sx.word(src[off:e])
 			f := sx.kw[word]
 			if pendingFunc {
 				setDefs() // function name
@@ -288,7 +287,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				push(']', "")
 				continue
 			}
-			g := group{before: prev2, beforeWord: prev2Word, paren: paren}
+			g := group{before: prev2, paren: paren}
 			if prev == 'i' {
 				g.name = prevWord
 			}

@@ -32,8 +32,8 @@ const (
 func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 	src := b.src
 	var (
-		prev        byte = ';'
-		prevWord    string
+		prev        byte    = ';'
+		prevKw      bool    // the last word is reserved
 		pendingFunc bool    // after `function`: a name makes it a definition
 		params      bool    // after `function`: the next '(' opens its parameters
 		calls       []group // open parentheses of calls (not of parameters)
@@ -116,7 +116,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 				}
 				return off, e, defs
 			}
-			prev, prevWord = 'i', string(src[off:e])
+			prev, prevKw = 'i', luaSyntax.reserved[string(src[off:e])]
 			off = e
 			continue
 		}
@@ -165,7 +165,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 			// and `= (x)` need what is inside) are left out when they
 			// define nothing.
 			g := group{open: -1}
-			if prev == 'i' && !luaSyntax.reserved[prevWord] || prev == ')' || prev == ']' {
+			if prev == 'i' && !prevKw || prev == ')' || prev == ']' {
 				g.open, g.snap = off, b.save()
 			}
 			calls = append(calls, g)

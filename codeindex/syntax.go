@@ -84,6 +84,11 @@ type syntax struct {
 	testData bool
 
 	kw map[string]uint8 // the kw* flags of each word (set by init)
+	// words are the words the skeleton compares identifiers with, each
+	// by itself (see word).
+	words map[string]string
+	// commentStart: the bytes a comment may start with.
+	commentStart [256]bool
 }
 
 // bodyRule is how a language delimits the bodies its skeleton leaves out.
@@ -140,6 +145,21 @@ func (sx *syntax) init() {
 	}
 	for _, w := range sx.keep {
 		sx.kw[w] |= kwKeep
+	}
+	for _, m := range sx.lineComments {
+		sx.commentStart[m[0]] = true
+	}
+	if b := sx.blockComment[0]; b != "" {
+		sx.commentStart[b[0]] = true
+	}
+	sx.words = make(map[string]string)
+	for w := range sx.kw {
+		sx.words[w] = w
+	}
+	for _, set := range []map[string]bool{qualifiers, cTypeWords, cBuiltinTypes, words("async return new template macro_rules")} {
+		for w := range set {
+			sx.words[w] = w
+		}
 	}
 }
 
@@ -199,6 +219,16 @@ var (
 	rubySyntax   = mk(syntax{family: "ruby", lineComments: []string{"#"}, quotes: `"'`, multiline: true, regex: true, body: bodyRuby})
 	luaSyntax    = mk(syntax{family: "lua", lineComments: []string{"--"}, quotes: `"'`, longBrackets: true, leadingComments: true, body: bodyEnd, reserved: words("and break do else elseif end false for function goto if in local nil not or repeat return then true until while"), funcs: []string{"function"}})
 )
+
+// word returns the identifier b as the skeleton keeps it: one of the
+// words it compares identifiers with, else "~" (any other name), so that
+// reading a name allocates nothing.
+func (sx *syntax) word(b []byte) string {
+	if w, ok := sx.words[string(b)]; ok {
+		return w
+	}
+	return "~"
+}
 
 // skeleton returns the skeleton maker of the body rule, or nil.
 func (sx *syntax) skeleton() func(out *skelOut, src []byte) bool {
