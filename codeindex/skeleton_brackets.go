@@ -80,6 +80,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		funcFirst           bool  // the head's first container or function keyword is a function's
 		typedReturn         bool  // a ':' right after the last group (a TypeScript return type)
 		genericEq           bool  // '<' right after '=' (a generic arrow function)
+		headAngle           int   // '<' not yet closed after a container keyword (type parameters: <T = {}>)
 		tokN                int
 		eqTok, eqParen      = -10, -1
 		macroTok            = -10 // the token after a Rust macro's `name!`
@@ -214,6 +215,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			container := false
 			switch {
 			case paren == 0 && head&kwFunc != 0 && (funcFirst || head&kwAny == 0):
+			case paren == 0 && headAngle > 0:
+				// A type in the type parameters (<T = {}>), not the body.
 			case paren == 0 && head&kwContainer != 0 && (head&kwAny != 0 || !headBlocked && (prev == 'i' || prev == '>' || prev == 'o')):
 				container = true
 			case sx.identBrace && inContainer && paren == 0 && prev == 'i' && sx.kw[prevWord]&kwControl == 0:
@@ -246,7 +249,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			off = close + 1
 			b.lx.operand = true
-			if paren == 0 {
+			if paren == 0 && headAngle == 0 {
 				head, headBlocked = 0, false
 			}
 			push('}', "")
@@ -306,10 +309,17 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			typedReturn = prev == ')'
 		case '<':
 			genericEq = tokN == eqTok+1
+			if paren == 0 && head&kwContainer != 0 && sx.generics {
+				headAngle++
+			}
+		case '>':
+			if headAngle > 0 && paren == 0 {
+				headAngle--
+			}
 		case ';':
 			pendingNew, typedReturn = false, false
 			if paren == 0 {
-				head, headBlocked = 0, false
+				head, headBlocked, headAngle = 0, false, 0
 			}
 		case '=':
 			if e < len(src) && src[e] == '=' {

@@ -160,6 +160,8 @@ func TestSkeletonJSX(t *testing.T) {
 		{"a.tsx", `import React from "react";
 
 interface Props { title: string; items?: string[] }
+// A type in the type parameters is not the interface's body.
+export interface TreeProps<T = {}, U extends { id: number } = { id: 1 }> extends Props { children?: T; extra: U }
 
 // A list with a header.
 export function List({ title, items = [] }: Props) {
