@@ -1,6 +1,10 @@
 package codeindex
 
-import "bytes"
+import (
+	"bytes"
+	"cmp"
+	"slices"
+)
 
 // rubySkeleton makes out the text of a Ruby file for a definitions-only
 // parse: it leaves out the text of comments and the bodies of methods that
@@ -98,23 +102,51 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 			i = endAt
 		}
 	}
-	s := skeleton{src: src, out: out}
-	ci := 0
-	for _, b := range bodies {
-		for ; ci < len(comments) && comments[ci][0] < b[0]; ci++ {
-			if c := comments[ci]; c[1] > c[0] {
-				s.cut(c[0], c[1])
+	// Parentheses right after a name (a call's arguments, a def's
+	// parameters) that hold no keyword, brace or heredoc (a literal with
+	// << in it, interpolations included, stays whole): the parser sees
+	// `f()`.
+	var parens [][2]int
+	var open []int // the '(' tokens, -1 for one that stays
+	for i, t := range toks {
+		switch {
+		case t.word == "(":
+			o := -1
+			if i > 0 && toks[i-1].word == "id" && !t.spaced {
+				o = i
+			}
+			open = append(open, o)
+		case t.word == ")":
+			if len(open) == 0 {
+				break
+			}
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			if o >= 0 && t.pos-toks[o].end > 4 {
+				a := toks[o].end
+				for len(parens) > 0 && parens[len(parens)-1][0] >= a {
+					parens = parens[:len(parens)-1]
+				}
+				parens = append(parens, [2]int{a, t.pos})
+			}
+		case t.kw || t.word == "{" || t.word == "lit" && bytes.Contains(src[t.pos:t.end], []byte("<<")):
+			for k := range open {
+				open[k] = -1
 			}
 		}
-		for ci < len(comments) && comments[ci][0] < b[1] {
-			ci++
-		}
-		s.cut(b[0], b[1])
 	}
-	for ; ci < len(comments); ci++ {
-		if c := comments[ci]; c[1] > c[0] {
-			s.cut(c[0], c[1])
+	// The cuts in order: bodies, then parentheses and comments outside
+	// them.
+	cuts := append(append(append([][2]int(nil), bodies...), parens...), comments...)
+	slices.SortStableFunc(cuts, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	s := skeleton{src: src, out: out}
+	last := 0
+	for _, c := range cuts {
+		if c[0] < last || c[1] <= c[0] {
+			continue
 		}
+		s.cut(c[0], c[1])
+		last = c[1]
 	}
 	if s.cuts == 0 {
 		return false
