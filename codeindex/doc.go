@@ -39,10 +39,14 @@
 // back: Go's (goSkeleton: function bodies, composite literals, comments,
 // imports, parameter lists, constant values, a ninth of the bytes), the
 // brace languages' (bracketSkeleton; JSX, in TSX and JavaScript, is one
-// literal to the lexer), Python's (pythonSkeleton, by
-// indentation) and Lua's (luaSkeleton, by end); TestSkeletonCorpora checks
-// that it finds exactly what a full parse finds. Ruby is parsed whole. The
-// build runs only the definitions query,
+// literal to the lexer), Python's (pythonSkeleton, by indentation), Ruby's
+// (rubySkeleton) and Lua's (luaSkeleton, by end). What the parser pays for
+// is tokens, and error recovery: every skeleton leaves out whole comment
+// lines, function bodies and the contents of brackets that hold no
+// definition (f() for a call or a parameter list: syntax.parens, keep),
+// and C's the attribute macros the grammar does not know (static int
+// __init f). TestSkeletonCorpora checks that it finds exactly what a full
+// parse finds. The build runs only the definitions query,
 // parse and query in one cgo call per file, one parser per worker. A
 // start with the cache (cache.go) installs it in one piece while the walk
 // lists the files and the workers lstat them; only files whose size or
