@@ -65,7 +65,13 @@ const (
 func (w *Workspace) Open(path string, version int32, text string) {
 	path = filepath.Clean(path)
 	o := &overlay{}
-	if c, err := (Disk{}).Read(path, 0); err == nil {
+	disk := Disk{} // a file outside the folder: no tool reaches it anyway
+	if w.Contains(path) {
+		// Beneath the folder, as every read: a link that leads out reads
+		// as no file on disk.
+		disk = Disk{Root: w.root, w: w}
+	}
+	if c, err := disk.Read(path, 0); err == nil {
 		if t, f, err := Decode(c.Data); err == nil {
 			o.diskText, o.format, o.onDisk = t, f, true
 		}

@@ -83,3 +83,26 @@ func TestRootHandle(t *testing.T) {
 		}
 	})
 }
+
+// TestOpenReadsBeneath: opening a buffer reads its disk copy (for its
+// format and whether it is dirty) beneath the folder like every read: a
+// file reached through a link that leads out counts as not on disk.
+func TestOpenReadsBeneath(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(base, "root")
+	writeFile(t, filepath.Join(base, "out", "x"), "OUTSIDE\n")
+	writeFile(t, filepath.Join(root, "in.txt"), "inside\n")
+	symlink(t, "../out", filepath.Join(root, "outlink"))
+	w := newWS(t, root)
+	w.Open(filepath.Join(root, "in.txt"), 1, "inside\n")
+	w.Open(filepath.Join(root, "outlink", "x"), 1, "OUTSIDE\n")
+	if b, _ := w.Buffer(filepath.Join(root, "in.txt")); b.Dirty {
+		t.Error("a buffer equal to its file inside is dirty")
+	}
+	if b, _ := w.Buffer(filepath.Join(root, "outlink", "x")); !b.Dirty {
+		t.Error("the file outside was read to compare the buffer with")
+	}
+}
