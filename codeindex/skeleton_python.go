@@ -187,7 +187,14 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			}
 			end = c[1]
 		}
-		bodies = append(bodies, [2]int{body[k].end, end})
+		// Of that last line, the first token is enough when it makes a
+		// statement alone (a name, a literal, return, pass…): the
+		// parser sees `def f(x):\n    self`.
+		from := body[k].end
+		if l := body[k]; pyAlone(l.first) {
+			from = l.start + len(l.first)
+		}
+		bodies = append(bodies, [2]int{from, end})
 		i = j - 1
 	}
 
@@ -242,6 +249,25 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 // pyOperandWords are the keywords after which a '[' opens a list, not a
 // subscript.
 var pyOperandWords = words("return yield in not and or if else elif while for assert del print await lambda is import from as with except raise")
+
+// pyAlone reports whether the token w makes a Python statement alone.
+func pyAlone(w string) bool {
+	if w == "" {
+		return false
+	}
+	switch c := w[0]; {
+	case c == '"' || c == '\'' || c >= '0' && c <= '9':
+		return true
+	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
+		return !pyKeywords[w] || pyStatements[w]
+	}
+	return false
+}
+
+var (
+	pyKeywords   = words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case type print exec")
+	pyStatements = words("return raise pass break continue yield None True False")
+)
 
 // piece is text the skeleton leaves out: [a, b), a comment's (fix: a
 // definition that ends with it gets its end back) or a string's.
