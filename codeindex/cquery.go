@@ -452,7 +452,9 @@ func (x *extractor) parseTree(l *Language, src []byte, old ctree) (ctree, error)
 	if len(src) > 0 {
 		ptr = (*C.char)(unsafe.Pointer(unsafe.SliceData(src)))
 	}
+	unlock := l.parsing()
 	t := C.ts_parser_parse_string(cp, old.c, ptr, C.uint32_t(len(src)))
+	unlock()
 	if t == nil {
 		return ctree{}, errNoTree
 	}

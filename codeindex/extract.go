@@ -67,6 +67,7 @@ func (x *extractor) parse(ctx context.Context, l *Language, src []byte, old *sit
 	if err != nil {
 		return nil, err
 	}
+	defer l.parsing()()
 	return p.ParseCtx(ctx, old, src)
 }
 
@@ -99,7 +100,9 @@ func (x *extractor) skeletonDefs(l *Language, src []byte) ([]def, error) {
 	if sk {
 		text = x.sk.buf
 	}
+	unlock := l.parsing()
 	x.caps, err = parseRun(p, text, x.qc, l.defs, l.defDepth(), x.caps)
+	unlock()
 	if err != nil {
 		return nil, err
 	}

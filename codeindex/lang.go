@@ -48,6 +48,13 @@ type Language struct {
 	topMethodIsFunction bool
 	// capsConstants: an ALL_CAPS variable is a constant (Python, Ruby, Lua).
 	capsConstants bool
+	// serialParse: the grammar's external scanner keeps its state in
+	// globals (tree-sitter-lua's ending_char and level_count), so two of
+	// its parses at once read each other's: they take turns (parseMu).
+	// Without it the cold build of the Lua corpus lost or gained the
+	// definitions of a few files from one run to the next.
+	serialParse bool
+	parseMu     sync.Mutex
 
 	once    sync.Once
 	lang    *sitter.Language
@@ -85,7 +92,7 @@ var languages = []*Language{
 	{Name: "csharp", syn: csharpSyntax, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},
 	{Name: "ruby", syn: rubySyntax, topMethodIsFunction: true, Extensions: []string{".rb", ".rake", ".gemspec"}, Query: "ruby.scm", grammar: ruby.GetLanguage},
 	{Name: "php", syn: phpSyntax, Extensions: []string{".php"}, Query: "php.scm", grammar: php.GetLanguage},
-	{Name: "lua", syn: luaSyntax, capsConstants: true, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
+	{Name: "lua", syn: luaSyntax, capsConstants: true, serialParse: true, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
 }
 
 var byExt = func() map[string]*Language {
@@ -146,6 +153,16 @@ func (l *Language) load() error {
 		l.refInfo = captures(l.refs)
 	})
 	return l.err
+}
+
+// parsing takes the language's turn to parse when its parses must take
+// turns (serialParse); call the function it returns when the parse ends.
+func (l *Language) parsing() func() {
+	if !l.serialParse {
+		return func() {}
+	}
+	l.parseMu.Lock()
+	return l.parseMu.Unlock
 }
 
 func captures(q *sitter.Query) []captureInfo {

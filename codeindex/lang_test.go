@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -113,4 +114,49 @@ func describeFile(t *testing.T, l *Language, name string, src []byte) string {
 		}
 	}
 	return b.String()
+}
+
+// TestLuaParsesTakeTurns parses Lua with long brackets of several levels
+// on many goroutines at once: tree-sitter-lua's external scanner keeps its
+// state in globals, so parses that overlap read each other's (see
+// Language.serialParse) and find other definitions than one parse alone.
+func TestLuaParsesTakeTurns(t *testing.T) {
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, "--[%s[ block %d\n]%s]\nlocal s%d = [%s[ a ]] b ]%s]\nfunction M.f%d(x)\n  return [[%d]]\nend\n",
+			strings.Repeat("=", i%4), i, strings.Repeat("=", i%4), i, strings.Repeat("=", i%3+1), strings.Repeat("=", i%3+1), i, i)
+	}
+	src := []byte(b.String())
+	l := LanguageByName("lua")
+	x := newExtractor()
+	want, err := x.skeletonDefs(l, src)
+	x.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 120 {
+		t.Fatalf("%d definitions, want 120", len(want))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := newExtractor()
+			defer x.Close()
+			for range 40 {
+				got, err := x.skeletonDefs(l, src)
+				if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+					errs <- fmt.Sprintf("a parse found %d definitions, alone %d (%v)", len(got), len(want), err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
