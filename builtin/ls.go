@@ -112,6 +112,9 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 			}
 			return nil
 		}
+		if !e.IsDir && !e.Buffer && e.Mode.IsRegular() && s.WS.IsDeniedLink(e.Abs) {
+			return nil // a hard link to a denied file: it reads as missing, so it is not listed
+		}
 		n := &lsNode{name: e.Name(), dir: e.IsDir, unsaved: e.Buffer && !e.IsDir}
 		if e.Mode&fs.ModeSymlink != 0 {
 			n.link, _ = s.WS.Readlink(e.Abs) // beneath the root: a swapped parent cannot lead out

@@ -152,3 +152,51 @@ func TestSecretsHardLinkSearch(t *testing.T) {
 		t.Errorf("code_index shows the open link's buffer: %s", short(r.Content, 300))
 	}
 }
+
+// TestSecretsHardLinkListing: ls and glob do not list a hard link to a
+// denied file (it reads as missing, so a listing naming it would invite a
+// read that fails), at the top and in a subdirectory, while the editor has
+// it open too; files beside it are listed.
+func TestSecretsHardLinkListing(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := tempRoot(t)
+	writeFiles(t, root, map[string]string{
+		".env":        "TOKEN=" + secret + "\n",
+		"main.go":     "package main\n",
+		"sub/keep.go": "package sub\n",
+	})
+	for _, name := range []string{"notes.txt", "sub/deep.txt"} {
+		if err := os.Link(filepath.Join(root, ".env"), filepath.Join(root, name)); err != nil {
+			t.Skip(err)
+		}
+	}
+	s := startServer(t, root, nil)
+	check := func(when string) {
+		t.Helper()
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"ls", map[string]any{"path": "."}},
+			{"ls", map[string]any{"path": "sub"}},
+			{"glob", map[string]any{"pattern": "**/*"}},
+			{"glob", map[string]any{"pattern": "*.txt"}},
+			{"glob", map[string]any{"pattern": "sub/*"}},
+		} {
+			r := s.call(c.tool, c.args)
+			if strings.Contains(r.Content, "notes.txt") || strings.Contains(r.Content, "deep.txt") {
+				t.Errorf("%s: %s %v lists a hard link to .env: %s", when, c.tool, c.args, short(r.Content, 300))
+			}
+		}
+		if r := s.call("ls", map[string]any{"path": "."}); !strings.Contains(r.Content, "main.go") || !strings.Contains(r.Content, "sub/") {
+			t.Errorf("%s: ls misses main.go or sub/: %s", when, r.Content)
+		}
+		if r := s.call("glob", map[string]any{"pattern": "**/*.go"}); !strings.Contains(r.Content, "sub/keep.go") {
+			t.Errorf("%s: glob misses sub/keep.go: %s", when, r.Content)
+		}
+	}
+	check("on disk")
+	s.Open(filepath.Join(root, "notes.txt"), "TOKEN="+secret+" edited\n")
+	s.Sync()
+	check("open in the editor")
+}

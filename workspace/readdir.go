@@ -21,7 +21,8 @@ type dirent struct {
 	statted bool
 	mode    fs.FileMode
 	size    int64
-	mtime   int64 // Unix ns
+	mtime   int64    // Unix ns
+	link    linkInfo // identity and link count (zero where the platform does not say)
 
 	buffer bool // not on disk: an open buffer, or a directory holding one (addBuffers)
 }
@@ -99,6 +100,7 @@ func readDirPortable(s *dirScratch, dir string) error {
 		if ent := &s.ents[len(s.ents)-1]; s.wantStat([]byte(e.Name()), true) {
 			if fi, err := os.Lstat(filepath.Join(dir, e.Name())); err == nil {
 				ent.statted, ent.mode, ent.size, ent.mtime = true, fi.Mode(), fi.Size(), fi.ModTime().UnixNano()
+				ent.link, _ = statID(fi)
 			}
 		}
 		if s.ignores {

@@ -76,6 +76,7 @@ func readDir(s *dirScratch, dir, root string, follow bool) error {
 				}
 				if err == nil {
 					ent.statted, ent.mode, ent.size, ent.mtime = true, fileMode(st.Mode), st.Size, st.Mtim.Nano()
+					ent.link = linkInfo{id: fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, nlink: uint64(st.Nlink), ctime: st.Ctim.Nano()}
 				}
 			}
 			s.ents = append(s.ents, ent)

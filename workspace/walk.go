@@ -20,10 +20,14 @@ type WalkOptions struct {
 	// no particular order; 0 or 1 walks in lexical order, depth first.
 	Parallel int
 	// NoStat leaves WalkEntry.Size and ModTime zero and Mode with type bits
-	// only, saving one lstat per entry (grep needs none of them).
+	// only, saving one lstat per entry (grep needs none of them). Without
+	// the stat, a hard link to a denied file (under a name the list does
+	// not cover) is visited: reading it through the workspace refuses it,
+	// and a listing checks it with IsDeniedLink.
 	NoStat bool
-	// IncludeDenied visits files and directories on the secrets deny list
-	// too (for housekeeping such as CleanTemp, never for a tool's answer).
+	// IncludeDenied visits files and directories on the secrets deny list,
+	// and hard links to denied files, too (for housekeeping such as
+	// CleanTemp, never for a tool's answer).
 	IncludeDenied bool
 	// DiskOnly leaves out the open buffers whose file is not on disk (see
 	// WalkEntry.Buffer): for walks that act on the disk itself (deleting,
@@ -306,6 +310,9 @@ func (wk *walker) visitDir(j dirJob, s *dirScratch, sorted bool, descend func(di
 		}
 		if deny != nil && deny.match(rel, name, isDir) {
 			continue
+		}
+		if deny != nil && e.statted && e.link.nlink > 1 && e.mode.IsRegular() && wk.w.deniedID(e.link) {
+			continue // a hard link to a denied file, under a name the list does not cover
 		}
 		ent := WalkEntry{Abs: abs, Rel: rel, IsDir: isDir, Mode: typ, Buffer: e.buffer}
 		if !wk.opts.NoStat || e.buffer {
