@@ -204,7 +204,8 @@ type skelOut struct {
 	fixes []rangeFix
 	crow  uint32 // the point at the end of buf
 	ccol  uint32
-	hint  int // the piece of the last point mapped
+	hint  int       // the piece of the last point mapped
+	rtoks []rubyTok // rubySkeleton's tokens, reused from file to file
 }
 
 // seg is one piece of a skeleton: buf[c:] comes from the file at byte o,

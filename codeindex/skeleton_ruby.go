@@ -17,7 +17,8 @@ import (
 // the reader cannot place leaves the file to a full parse.
 func rubySkeleton(out *skelOut, src []byte) bool {
 	out.reset()
-	toks, comments, ok := rubyTokens(src)
+	toks, comments, ok := rubyTokens(src, out.rtoks[:0])
+	out.rtoks = toks[:0] // reused by the next file
 	if !ok {
 		return false
 	}
@@ -176,8 +177,9 @@ var rubyOperand = map[string]bool{"id": true, "lit": true, ")": true, "]": true,
 
 var rubyKeywords = words("alias and begin break case class def defined do else elsif end ensure false for if in module next nil not or redo rescue retry return self super then true undef unless until when while yield")
 
-// rubyTokens reads src into tokens, and the text of its comments.
-func rubyTokens(src []byte) (toks []rubyTok, comments [][2]int, ok bool) {
+// rubyTokens reads src into tokens (appended to toks), and the text of
+// its comments.
+func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok bool) {
 	lx := lexer{sx: rubySyntax, src: src}
 	var heredocs [][]byte // ids whose bodies start at the next newline
 	var squiggly []bool
