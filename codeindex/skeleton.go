@@ -206,6 +206,9 @@ type skelOut struct {
 	ccol  uint32
 	hint  int       // the piece of the last point mapped
 	rtoks []rubyTok // rubySkeleton's tokens, reused from file to file
+	// pythonSkeleton's lines and pieces, reused from file to file
+	pylines []pyLine
+	pieces  []piece
 }
 
 // seg is one piece of a skeleton: buf[c:] comes from the file at byte o,

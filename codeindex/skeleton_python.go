@@ -17,16 +17,11 @@ import (
 func pythonSkeleton(out *skelOut, src []byte) bool {
 	out.reset()
 	lx := lexer{sx: pythonSyntax, src: src}
-	type line struct {
-		start, end, indent int
-		first, second      string
-		colon              bool
-		lastWord           string
-	}
+	type line = pyLine
 	var (
-		lines    []line
-		comments [][2]int // comments' text
-		pieces   []piece  // text to leave out: comments and long strings
+		lines    = out.pylines[:0]
+		comments [][2]int         // comments' text
+		pieces   = out.pieces[:0] // text to leave out: comments and long strings
 		cur      = line{start: -1}
 		depth    int
 		cont     bool // a backslash continues the line
@@ -89,9 +84,9 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 				ls--
 			}
 			cur.start, cur.indent = off, off-ls
-			cur.first = string(src[off:e])
-		} else if cur.second == "" {
-			cur.second = string(src[off:e])
+			cur.first = src[off:e]
+		} else if cur.second == nil {
+			cur.second = src[off:e]
 		}
 		lastPunc = 0
 		if k == tPunct {
@@ -99,8 +94,8 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			case '(', '[', '{':
 				depth++
 				o := off
-				if c == '[' && (prevTok == tIdent && !pyOperandWords[cur.lastWord] || prevTok == tString || prevTok == tNumber || prevTok == tPunct && (prevC == ')' || prevC == ']' || prevC == '}')) ||
-					cur.first == "from" || cur.first == "import" {
+				if c == '[' && (prevTok == tIdent && !cur.operandKw || prevTok == tString || prevTok == tNumber || prevTok == tPunct && (prevC == ')' || prevC == ']' || prevC == '}')) ||
+					string(cur.first) == "from" || string(cur.first) == "import" {
 					o = -1
 				}
 				opens = append(opens, o)
@@ -126,7 +121,7 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			}
 		}
 		if k == tIdent {
-			cur.lastWord = string(src[off:e])
+			cur.operandKw = pyOperandWords[string(src[off:e])]
 		}
 		prevTok, prevC = k, src[off]
 		prevEnd = e
@@ -137,11 +132,13 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		return false
 	}
 
-	isDef := func(l line) bool { return l.first == "def" || l.first == "async" && l.second == "def" }
-	holdsDefs := func(l line) bool { return isDef(l) || l.first == "class" || l.first == "@" }
+	isDef := func(l *line) bool {
+		return string(l.first) == "def" || string(l.first) == "async" && string(l.second) == "def"
+	}
+	holdsDefs := func(l *line) bool { return isDef(l) || string(l.first) == "class" || string(l.first) == "@" }
 	var bodies [][2]int
 	for i := 0; i < len(lines); i++ {
-		if !isDef(lines[i]) {
+		if !isDef(&lines[i]) {
 			continue
 		}
 		j := i + 1
@@ -153,8 +150,8 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		}
 		body := lines[i+1 : j]
 		nested := false
-		for _, b := range body {
-			nested = nested || holdsDefs(b)
+		for k := range body {
+			nested = nested || holdsDefs(&body[k])
 		}
 		if nested {
 			continue // nested definitions are read line by line
@@ -163,7 +160,7 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		// block, and so on (the parser sees `if x:\n        y()`); a
 		// try needs its except, so a body with one in that chain stays.
 		k := 0
-		for k < len(body) && body[k].colon && body[k].first != "try" && k+1 < len(body) && body[k+1].indent > body[k].indent {
+		for k < len(body) && body[k].colon && string(body[k].first) != "try" && k+1 < len(body) && body[k+1].indent > body[k].indent {
 			k++
 		}
 		if body[k].colon || k+1 == len(body) {
@@ -218,6 +215,7 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		p.a, p.b, p.fix = ls, p.b+1, false
 	}
 
+	defer func() { out.pylines, out.pieces = lines[:0], pieces[:0] }() // reused by the next file
 	s := skeleton{src: src, out: out}
 	pi := 0
 	emit := func(upTo int) { // the pieces before upTo
@@ -251,15 +249,15 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 var pyOperandWords = words("return yield in not and or if else elif while for assert del print await lambda is import from as with except raise")
 
 // pyAlone reports whether the token w makes a Python statement alone.
-func pyAlone(w string) bool {
-	if w == "" {
+func pyAlone(w []byte) bool {
+	if len(w) == 0 {
 		return false
 	}
 	switch c := w[0]; {
 	case c == '"' || c == '\'' || c >= '0' && c <= '9':
 		return true
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
-		return !pyKeywords[w] || pyStatements[w]
+		return !pyKeywords[string(w)] || pyStatements[string(w)]
 	}
 	return false
 }
@@ -268,6 +266,14 @@ var (
 	pyKeywords   = words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case type print exec")
 	pyStatements = words("return raise pass break continue yield None True False")
 )
+
+// pyLine is a logical line of pythonSkeleton.
+type pyLine struct {
+	start, end, indent int
+	first, second      []byte // the first two tokens (of src: nothing is copied)
+	colon              bool
+	operandKw          bool // the last word is one after which '[' opens a list
+}
 
 // piece is text the skeleton leaves out: [a, b), a comment's (fix: a
 // definition that ends with it gets its end back) or a string's.
