@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/build"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -320,7 +320,7 @@ func TestDenyScan(t *testing.T) {
 func BenchmarkDenyScan(b *testing.B) {
 	root := os.Getenv("DENYSCAN_ROOT")
 	if root == "" {
-		root = filepath.Join(runtime.GOROOT(), "src")
+		root = filepath.Join(build.Default.GOROOT, "src")
 	}
 	denied := func(rel string) bool { return strings.HasPrefix(filepath.Base(rel), ".env") }
 	b.Run("first", func(b *testing.B) {
