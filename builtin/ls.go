@@ -93,7 +93,9 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 	dirs := map[string]*lsNode{abs: root}
 	visits := 0
 	stopped := false
-	opts := workspace.WalkOptions{Hidden: true, IncludeIgnored: a.IncludeIgnored, NoStat: true}
+	// With a stat per entry the walk also passes over hard links to denied
+	// files (a name the deny list does not cover, which reads as missing).
+	opts := workspace.WalkOptions{Hidden: true, IncludeIgnored: a.IncludeIgnored}
 	err = s.WS.Walk(ctx, abs, opts, func(e workspace.WalkEntry) error {
 		visits++
 		if visits > maxLsVisits {
@@ -111,9 +113,6 @@ func (ls) Execute(ctx context.Context, args json.RawMessage) (string, error) {
 				return fs.SkipDir
 			}
 			return nil
-		}
-		if !e.IsDir && !e.Buffer && e.Mode.IsRegular() && s.WS.IsDeniedLink(e.Abs) {
-			return nil // a hard link to a denied file: it reads as missing, so it is not listed
 		}
 		n := &lsNode{name: e.Name(), dir: e.IsDir, unsaved: e.Buffer && !e.IsDir}
 		if e.Mode&fs.ModeSymlink != 0 {

@@ -23,7 +23,7 @@ type WalkOptions struct {
 	// only, saving one lstat per entry (grep needs none of them). Without
 	// the stat, a hard link to a denied file (under a name the list does
 	// not cover) is visited: reading it through the workspace refuses it,
-	// and a listing checks it with IsDeniedLink.
+	// so a walk whose entries are shown (ls, glob) stats.
 	NoStat bool
 	// IncludeDenied visits files and directories on the secrets deny list,
 	// and hard links to denied files, too (for housekeeping such as
