@@ -69,6 +69,12 @@ type proc struct {
 
 func startProc(t *testing.T, bin, root string) *proc {
 	t.Helper()
+	return startProcWith(t, bin, root, nil)
+}
+
+// startProcWith is startProc with initializationOptions (nil: none).
+func startProcWith(t *testing.T, bin, root string, initOptions map[string]any) *proc {
+	t.Helper()
 	p := &proc{cmd: exec.Command(bin, "serve", "--stdio")}
 	p.cmd.Stderr = &p.stderr
 	p.cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(filepath.Dir(root), "cache"))
@@ -89,11 +95,15 @@ func startProc(t *testing.T, bin, root string) *proc {
 		p.cmd.Process.Kill()
 		p.cmd.Wait()
 	})
-	m := p.request("initialize", map[string]any{
+	params := map[string]any{
 		"processId":        os.Getpid(),
 		"capabilities":     map[string]any{},
 		"workspaceFolders": []any{map[string]any{"uri": lsptest.URI(root), "name": "root"}},
-	})
+	}
+	if initOptions != nil {
+		params["initializationOptions"] = initOptions
+	}
+	m := p.request("initialize", params)
 	if m.Error != nil {
 		t.Fatalf("initialize: %s", m.raw)
 	}

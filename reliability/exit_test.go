@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/agentls/agentls/lsp/lsptest"
 )
 
 // procsWith lists the pids whose command line contains marker.
@@ -59,37 +57,7 @@ func TestExitKillsProcesses(t *testing.T) {
 	bin := agentlsBinary(t)
 	for _, how := range []string{"shutdown", "SIGTERM", "SIGHUP", "stdin closed"} {
 		t.Run(how, func(t *testing.T) {
-			root := tempRoot(t)
-			p := &proc{cmd: exec.Command(bin, "serve", "--stdio")}
-			p.cmd.Stderr = &p.stderr
-			p.cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(filepath.Dir(root), "cache"))
-			in, err := p.cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := p.cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			p.rawClient = newRawClient(t, in)
-			go p.read(out)
-			t.Cleanup(func() {
-				p.cmd.Process.Kill()
-				p.cmd.Wait()
-			})
-			m := p.request("initialize", map[string]any{
-				"processId":             os.Getpid(),
-				"capabilities":          map[string]any{},
-				"initializationOptions": map[string]any{"clientConfirms": true, "bash": map[string]any{"sandbox": "off"}},
-				"workspaceFolders":      []any{map[string]any{"uri": lsptest.URI(root), "name": "root"}},
-			})
-			if m.Error != nil {
-				t.Fatalf("initialize: %s", m.raw)
-			}
-			p.writeFrame(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+			p := startProcWith(t, bin, tempRoot(t), map[string]any{"clientConfirms": true, "bash": map[string]any{"sandbox": "off"}})
 
 			marker := fmt.Sprintf("%d", 700000+os.Getpid()%10000*10+len(how))
 			bg := p.callTool("bash", map[string]any{"command": "sleep " + marker + "1", "run_in_background": true})
@@ -116,7 +84,7 @@ func TestExitKillsProcesses(t *testing.T) {
 			case "SIGHUP":
 				p.cmd.Process.Signal(syscall.SIGHUP)
 			case "stdin closed":
-				in.Close()
+				p.w.Close()
 			}
 			// The server ends on its own (within the test's bound).
 			exited := make(chan error, 1)

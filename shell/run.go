@@ -188,20 +188,10 @@ var live = struct {
 // groups are gone (at most about KillGrace plus a moment). The server calls
 // it from its SIGTERM/SIGINT handler and on exit.
 func KillAll() {
-	live.Lock()
-	ps := make([]*process, 0, len(live.m))
-	for p := range live.m {
-		ps = append(ps, p)
-	}
-	live.Unlock()
-	var wg sync.WaitGroup
-	for _, p := range ps {
-		wg.Go(func() {
-			p.terminate()
-			<-p.done
-		})
-	}
-	wg.Wait()
+	eachLive(func(p *process) {
+		p.terminate()
+		<-p.done
+	})
 }
 
 // KillAllNow ends every command started by this package at once, with
@@ -210,6 +200,15 @@ func KillAll() {
 // then outlives both), and returns when the groups are gone (bounded). The
 // server calls it on shutdown, exit, a signal and the end of its input.
 func KillAllNow() {
+	eachLive(func(p *process) {
+		syscall.Kill(-p.pgid, syscall.SIGKILL)
+		p.waitGone(10 * time.Second)
+	})
+}
+
+// eachLive runs end on every live process at once and returns when all
+// calls have.
+func eachLive(end func(*process)) {
 	live.Lock()
 	ps := make([]*process, 0, len(live.m))
 	for p := range live.m {
@@ -218,10 +217,7 @@ func KillAllNow() {
 	live.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range ps {
-		wg.Go(func() {
-			syscall.Kill(-p.pgid, syscall.SIGKILL)
-			p.waitGone(10 * time.Second)
-		})
+		wg.Go(func() { end(p) })
 	}
 	wg.Wait()
 }

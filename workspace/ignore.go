@@ -114,30 +114,19 @@ func (r *ignoreRule) match(rel, name string) bool {
 // look at the path's parent directories: the walk never descends into an
 // ignored one.
 func (lv *ignoreLevel) ignored(rel, name string, isDir bool) bool {
-	for ; lv != nil; lv = lv.parent {
-		for i := len(lv.rules) - 1; i >= 0; i-- {
-			r := &lv.rules[i]
-			if r.dirOnly && !isDir {
-				continue
-			}
-			sub := rel
-			if r.anchored {
-				if lv.above != "" {
-					sub = lv.above + rel
-				} else {
-					sub = rel[lv.base:]
-				}
-			}
-			if r.match(sub, name) {
-				return !r.negate
-			}
-		}
-	}
-	return false
+	r := lv.decider(rel, name, isDir)
+	return r != nil && !r.negate
 }
 
 // whitelisted reports whether the rule that decides rel is a "!" rule.
 func (lv *ignoreLevel) whitelisted(rel, name string, isDir bool) bool {
+	r := lv.decider(rel, name, isDir)
+	return r != nil && r.negate
+}
+
+// decider returns the rule that decides rel (the last matching rule of the
+// nearest level that has one), or nil when no rule matches.
+func (lv *ignoreLevel) decider(rel, name string, isDir bool) *ignoreRule {
 	for ; lv != nil; lv = lv.parent {
 		for i := len(lv.rules) - 1; i >= 0; i-- {
 			r := &lv.rules[i]
@@ -153,11 +142,11 @@ func (lv *ignoreLevel) whitelisted(rel, name string, isDir bool) bool {
 				}
 			}
 			if r.match(sub, name) {
-				return r.negate
+				return r
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // globalExcludes is the user's global ignore file, as git finds it:
