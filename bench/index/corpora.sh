@@ -30,6 +30,9 @@ mkdir debs x
 (cd debs && apt-get download "${debs[@]}")
 for d in debs/*.deb; do dpkg-deb -x "$d" x; done
 (cd x && npm pack --silent webpack@5 rxjs@7 @types/node typescript@5.4 >/dev/null)
+# TSX: React component libraries that ship their .tsx sources (8.5 MB).
+(cd x && npm pack --silent @patternfly/react-core@6.6.1 @patternfly/react-table@6.6.1 \
+	@patternfly/react-charts@8.6.1 @blueprintjs/core@6.20.0 @blueprintjs/table@6.2.6 >/dev/null)
 for t in x/*.tgz; do mkdir -p "${t%.tgz}" && tar -xzf "$t" -C "${t%.tgz}"; done
 
 fresh() { rm -rf "${DIR:?}/$1" && mkdir -p "$DIR/$1"; }
@@ -59,6 +62,10 @@ fresh typescript
 cp -r x/rxjs-*/package/src "$DIR/typescript/rxjs-src"
 cp -r x/types-node-*/node "$DIR/typescript/types-node"
 cp x/typescript-*/package/lib/*.d.ts "$DIR/typescript/"
+fresh tsx
+for d in x/patternfly-* x/blueprintjs-*; do
+	(cd "$d" && find . -name '*.tsx' -exec cp --parents {} "$DIR/tsx/" \;)
+done
 # go: bench/index takes $(go env GOROOT)/src when DIR/go is absent
 fresh csharp
 if [ -n "${CSHARP_DIR:-}" ]; then

@@ -34,7 +34,11 @@ type corpusLang struct {
 
 // Entries named AnonymousFunction… or __anon… (ctags' names for what has
 // none) are left out, and so are JavaScript and TypeScript "class" entries
-// on a line without the word class (ctags' kind for `x = {...}`). The kinds left out of the recall are not functions,
+// on a line without the word class (ctags' kind for `x = {...}`), and
+// TypeScript "alias" entries on an import line (`import { type X }`: ctags
+// tags the imported name). A TypeScript interface whose `extends` starts
+// the next line is looked for on the line above ctags' (ctags gives the
+// line of extends). The kinds left out of the recall are not functions,
 // methods or types:
 // prototypes and extern declarations (declarations, not definitions;
 // ctags lists them from headers), members, fields, properties, variables,
@@ -53,6 +57,7 @@ var corpusLangs = []corpusLang{
 	{"csharp", "C#", "//", []string{".cs"}, "class interface struct enum method record"},
 	{"javascript", "JavaScript", "//", []string{".js", ".mjs", ".cjs"}, "function class method generator"},
 	{"typescript", "TypeScript", "//", []string{".ts"}, "function class interface method enum alias"},
+	{"tsx", "TypeScript", "//", []string{".tsx"}, "function class interface method enum alias"},
 	{"rust", "Rust", "//", []string{".rs"}, "function method struct enum trait typedef union"},
 	{"php", "PHP", "//", []string{".php"}, "function class interface trait enum"},
 	{"python", "Python", "#", []string{".py"}, "class function member"},
@@ -171,6 +176,9 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 	for i := range runs {
 		if ctagsErr == nil {
 			args := []string{"-R", "--languages=" + l.ctags, "-f", tags}
+			if l.name == "tsx" { // ctags maps only .ts to TypeScript
+				args = append(args, "--langmap=TypeScript:.tsx")
+			}
 			if i == 0 {
 				args = append(args, "--excmd=number", "--fields=+K")
 			}
@@ -315,8 +323,12 @@ func recall(ix *codeindex.Index, dir, tags string, l corpusLang) (found, want, s
 		if strings.HasPrefix(name, "AnonymousFunction") || strings.HasPrefix(name, "__anon") {
 			continue // ctags' placeholder for a function without a name
 		}
-		if (l.name == "javascript" || l.name == "typescript") && fields[3] == "class" && !lineHas(fields[1], fields[2], "class") {
+		ts := l.name == "javascript" || l.name == "typescript" || l.name == "tsx"
+		if ts && fields[3] == "class" && !lineHas(fields[1], fields[2], "class") {
 			continue // ctags calls an object literal assigned to a name a class
+		}
+		if ts && fields[3] == "alias" && importedType(lineOf(fields[1], fields[2])) {
+			continue // import { type X }: ctags' alias for an imported name
 		}
 		if l.name == "lua" && strings.Contains(name, "[") {
 			continue // M[k] = function, ["x.y"] = function: computed keys, no name
@@ -334,6 +346,9 @@ func recall(ix *codeindex.Index, dir, tags string, l corpusLang) (found, want, s
 		}
 		rel = filepath.ToSlash(rel)
 		line, _ := strconv.Atoi(strings.TrimSuffix(fields[2], `;"`))
+		if ts && fields[3] == "interface" && strings.HasPrefix(strings.TrimSpace(lineOf(fields[1], fields[2])), "extends") {
+			line-- // interface X⏎ extends Y: ctags gives the line of extends
+		}
 		if fi, err := os.Stat(fields[1]); err == nil && fi.Size() > 1<<20 {
 			skipped++
 			continue
@@ -398,6 +413,15 @@ func lineOf(file, n string) string {
 		return ""
 	}
 	return lines[i-1]
+}
+
+// importedTypeRE matches a line of a multi-line import list that names a type.
+var importedTypeRE = regexp.MustCompile(`^\s*type\s+[\w$]+\s*(as\s+[\w$]+\s*)?[,}]`)
+
+// importedType reports whether a TypeScript line imports names rather than
+// defines a type: an import line, or one entry of an import list.
+func importedType(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "import") || importedTypeRE.MatchString(line)
 }
 
 // lineHas reports whether line n (1-based, as ctags writes "12;\"") of
