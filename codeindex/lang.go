@@ -95,26 +95,41 @@ var languages = []*Language{
 	{Name: "lua", syn: luaSyntax, capsConstants: true, serialParse: true, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
 }
 
-var byExt = func() map[string]*Language {
+// byExt maps a file extension to its language. It is built on first use
+// of a language, together with the keyword tables of the syntax records
+// (syntax.init), rather than when the package starts: a process that never
+// indexes (agentls call grep) does without both, about 200 KB of maps whose
+// pages it would fault in at start (issue 19). Every use of a language
+// goes through Languages, LanguageFor or LanguageByName, which build them.
+var byExt = sync.OnceValue(func() map[string]*Language {
 	m := make(map[string]*Language)
+	ready := make(map[*syntax]bool)
 	for _, l := range languages {
+		if !ready[l.syn] {
+			l.syn.init()
+			ready[l.syn] = true
+		}
 		for _, e := range l.Extensions {
 			m[e] = l
 		}
 	}
 	return m
-}()
+})
 
 // Languages lists the indexed languages in a fixed order.
-func Languages() []*Language { return languages }
+func Languages() []*Language {
+	byExt()
+	return languages
+}
 
 // LanguageFor returns the language of a file by its extension, or nil.
 func LanguageFor(name string) *Language {
-	return byExt[strings.ToLower(path.Ext(name))]
+	return byExt()[strings.ToLower(path.Ext(name))]
 }
 
 // LanguageByName returns a language by its Name, or nil.
 func LanguageByName(name string) *Language {
+	byExt()
 	for _, l := range languages {
 		if l.Name == name {
 			return l

@@ -362,15 +362,15 @@ func nameWeight(name string, definers int) float64 {
 	if strings.HasPrefix(name, "_") {
 		w *= 0.1
 	}
-	if commonNames[strings.ToLower(name)] {
+	if commonNames()[strings.ToLower(name)] {
 		w *= 0.1
 	}
 	return w
 }
 
 // commonNames are method and constructor names found throughout standard
-// libraries, compared in lower case.
-var commonNames = func() map[string]bool {
+// libraries, compared in lower case (built on first use).
+var commonNames = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(`new init default ok none some err error string to_s to_str tostring
 		inspect hash hashcode equals eq cmp len size count get set put add pop push append insert remove
@@ -382,7 +382,7 @@ var commonNames = func() map[string]bool {
 		m[n] = true
 	}
 	return m
-}()
+})
 
 // isSecondary reports whether rel is a test, fixture, example or vendored
 // file, whose definitions rank below the code's own.

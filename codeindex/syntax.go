@@ -83,7 +83,7 @@ type syntax struct {
 	// define names they do not own.
 	testData bool
 
-	kw map[string]uint8 // the kw* flags of each word (set by init)
+	kw map[string]uint8 // the kw* flags of each word (set by init, see byExt)
 	// words are the words the skeleton compares identifiers with, each
 	// by itself (see word).
 	words map[string]string
@@ -165,9 +165,9 @@ func (sx *syntax) init() {
 
 var cLike = syntax{lineComments: []string{"//"}, blockComment: [2]string{"/*", "*/"}, quotes: `"'`}
 
-// mk makes a syntax ready for the lexer.
+// mk makes a syntax record; its tables for the lexer are built with the
+// languages' (see byExt).
 func mk(s syntax) *syntax {
-	s.init()
 	return &s
 }
 
@@ -286,9 +286,10 @@ func (sx *syntax) skipComments(src []byte, r *sitter.Range) {
 }
 
 func words(s string) map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range bytes.Fields([]byte(s)) {
-		m[string(w)] = true
+	ws := strings.Fields(s)
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
 	}
 	return m
 }
