@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -226,6 +227,56 @@ const Header = () => <header>hi</header>;
 		}
 		if len(full) == 0 {
 			t.Errorf("%s: no definitions", c.name)
+		}
+	}
+}
+
+// TestSkeletonMacroRun: the C++ skeleton leaves out a run of lines of
+// macro invocations without terminators (a generated table, as in Boost's
+// srs/projections/iau2000_traits.hpp) but its last line, and what stands
+// around the run keeps its definitions.
+func TestSkeletonMacroRun(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("namespace geo {\ntemplate <int N>\nstruct traits {};\n\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "TRAITS_BEG(iau, %d) spar::params<spar::longlat, spar::r<> > TRAITS_MID() (spar::longlat(), spar::r<>(%d)) TRAITS_END()\n", i, i*7)
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "//TRAITS_BEG(iau, %d)\n", i+1000)
+		}
+	}
+	b.WriteString("struct after { void f(); };\nSINGLE_MACRO(x)\nSTATIC_ASSERT(sizeof(after) > 0);\nSTATIC_ASSERT(true);\nint g(int a) { return a; }\n}\n")
+	src := []byte(b.String())
+	l := LanguageByName("cpp")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	skel := string(x.sk.buf)
+	if n := strings.Count(skel, "TRAITS_BEG"); n != 1 {
+		t.Errorf("the skeleton keeps %d lines of the run, want its last:\n%s", n, skel)
+	}
+	for _, keep := range []string{"TRAITS_BEG(iau, 49)", "SINGLE_MACRO(x)", "STATIC_ASSERT(sizeof(after) > 0);", "STATIC_ASSERT(true);"} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range symbols(sd, "a.hpp") {
+		got = append(got, fmt.Sprintf("%s %s %d", s.Kind, s.Name, s.Range.Start.Line))
+	}
+	lines := strings.Count(b.String()[:strings.Index(b.String(), "struct after")], "\n")
+	want := []string{"module geo 0", "struct traits 2", fmt.Sprintf("struct after %d", lines), fmt.Sprintf("function g %d", lines+4)}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("skeleton definitions %q lack %q", got, w)
 		}
 	}
 }

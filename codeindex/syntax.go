@@ -51,6 +51,9 @@ type syntax struct {
 	// attrMacros: the skeleton leaves out C's attribute macros (see
 	// bskel.attrMacro).
 	attrMacros bool
+	// macroRuns: the skeleton leaves out runs of lines of macro
+	// invocations without a terminator (see bskel.macroRun).
+	macroRuns bool
 	// macros: name!(...), name! {...} and macro_rules! name {...} hold
 	// token trees (Rust): the skeleton leaves them out.
 	macros bool
@@ -195,7 +198,7 @@ var (
 	goSyntax = withC(syntax{family: "go", backtick: 'r', body: bodyGo, imports: goImports, testData: true})
 	cSyntax  = withC(syntax{attrMacros: true, family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum"}, defs: []string{"typedef"}})
-	cppSyntax = withC(syntax{attrMacros: true, templates: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
+	cppSyntax = withC(syntax{attrMacros: true, macroRuns: true, templates: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
 	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true,
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
