@@ -185,8 +185,31 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			return nil, false
 		}
 	}
+	// The definitions of prev outside the spans, in runs copied whole
+	// (keystrokes in a file of thousands of definitions copy them all).
+	const (
+		drop = iota
+		keep // before the edit
+		move // after it
+	)
 	syms = make([]def, 0, len(prev)+8)
-	for _, s := range prev {
+	run, runAct := 0, drop
+	flush := func(end int) {
+		if runAct == drop || run == end {
+			return
+		}
+		n := len(syms)
+		syms = append(syms, prev[run:end]...)
+		if runAct == move {
+			for i := n; i < len(syms); i++ {
+				d := &syms[i]
+				d.Range = Range{shift(d.Range.Start), shift(d.Range.End)}
+				d.NameRange = Range{shift(d.NameRange.Start), shift(d.NameRange.End)}
+			}
+		}
+	}
+	for i := range prev {
+		s := &prev[i]
 		in, around := false, false
 		for _, r := range olds {
 			if !posLess(r.Start, s.Range.End) || !posLess(s.Range.Start, r.End) {
@@ -202,6 +225,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			}
 			return nil, false // across a boundary
 		}
+		act := drop
 		switch {
 		case in:
 		case around:
@@ -209,26 +233,36 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			if !posLess(s.Range.Start, start) || posLess(s.Range.End, oldEnd) {
 				return nil, false
 			}
-			s.Range.End = shift(s.Range.End)
+			d := *s
+			d.Range.End = shift(d.Range.End)
 			switch {
-			case !posLess(start, s.NameRange.End):
-			case !posLess(s.NameRange.Start, oldEnd):
-				s.NameRange = Range{shift(s.NameRange.Start), shift(s.NameRange.End)}
+			case !posLess(start, d.NameRange.End):
+			case !posLess(d.NameRange.Start, oldEnd):
+				d.NameRange = Range{shift(d.NameRange.Start), shift(d.NameRange.End)}
 			default:
 				return nil, false
 			}
-			syms = append(syms, s)
+			flush(i)
+			syms = append(syms, d)
+			run, runAct = i+1, drop
+			continue
 		case !posLess(start, s.Range.End): // before the edit
-			syms = append(syms, s)
+			act = keep
 		case !posLess(s.Range.Start, oldEnd): // after it
-			s.Range = Range{shift(s.Range.Start), shift(s.Range.End)}
-			s.NameRange = Range{shift(s.NameRange.Start), shift(s.NameRange.End)}
-			syms = append(syms, s)
+			act = move
 		default:
 			return nil, false
 		}
+		if act != runAct {
+			flush(i)
+			run, runAct = i, act
+		}
 	}
-	sorted := true
+	flush(len(prev))
+	// Moved by the edit or not, they keep their order (by the start of
+	// their names: those after the edit all move alike); what the spans
+	// give is merged in.
+	var added []def
 	queried := false
 	if depth == 0 {
 		for _, s := range spans {
@@ -236,8 +270,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 				continue
 			}
 			x.caps = runQueryRange(x.qc, l.defs, tree.root(), l.defDepth(), s.lo, s.hi, true, x.caps)
-			syms = append(syms, x.collect(l, src, nil)...)
-			sorted = false
+			added = append(added, x.collect(l, src, nil)...)
 		}
 	} else {
 		// The spans lie in nodes that old has too (a class, a function):
@@ -278,17 +311,35 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			if !sameAround(was, is) {
 				return nil, false
 			}
-			syms = append(syms, x.emit(l, keep, true)...)
-			sorted, queried = false, true
+			added = append(added, x.emit(l, keep, true)...)
+			queried = true
 		}
 		if !queried {
 			return nil, false // nothing checked the definitions around the edit
 		}
 	}
-	if !sorted {
-		slices.SortStableFunc(syms, cmpNameStart)
+	slices.SortStableFunc(added, cmpNameStart)
+	return mergeDefs(syms, added), true
+}
+
+// mergeDefs merges added into syms, both in order by the start of their
+// names, as a stable sort of syms then added would: in place, moving the
+// definitions of syms after each one added at once.
+func mergeDefs(syms, added []def) []def {
+	n, m := len(syms), len(added)
+	if m == 0 {
+		return syms
 	}
-	return syms, true
+	syms = slices.Grow(syms, m)[:n+m]
+	hi := n // syms[:hi] are not yet moved
+	for k := m - 1; k >= 0; k-- {
+		d := &added[k]
+		pos := sort.Search(hi, func(i int) bool { return cmpNameStart(syms[i], *d) > 0 })
+		copy(syms[pos+k+1:hi+k+1], syms[pos:hi])
+		syms[pos+k] = *d
+		hi = pos
+	}
+	return syms
 }
 
 // around returns the definitions and scopes of x.caps (a query of old,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -554,5 +555,32 @@ func checkNames(t *testing.T, ix *Index) {
 	}
 	if refs != n || n != ix.nsyms {
 		t.Fatalf("%d references, %d symbols in files, nsyms %d", refs, n, ix.nsyms)
+	}
+}
+
+// TestMergeDefs: changedDefs merges the definitions its spans give into
+// those it kept as a stable sort of both by name start would order them
+// (kept ones first among equal starts).
+func TestMergeDefs(t *testing.T) {
+	at := func(line, col uint32, name string) def {
+		return def{Name: name, NameRange: Range{Start: Pos{line, col}, End: Pos{line, col + 1}}}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 500 {
+		var kept, added []def
+		for i := range rng.IntN(8) {
+			kept = append(kept, at(uint32(rng.IntN(5)), uint32(rng.IntN(3)), fmt.Sprint("k", i)))
+		}
+		for i := range rng.IntN(5) {
+			added = append(added, at(uint32(rng.IntN(5)), uint32(rng.IntN(3)), fmt.Sprint("a", i)))
+		}
+		slices.SortStableFunc(kept, cmpNameStart)
+		slices.SortStableFunc(added, cmpNameStart)
+		want := slices.Concat(kept, added)
+		slices.SortStableFunc(want, cmpNameStart)
+		got := mergeDefs(slices.Clip(slices.Clone(kept)), added)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("merge of %v and %v:\n%v\nwant\n%v", kept, added, got, want)
+		}
 	}
 }

@@ -255,12 +255,22 @@ func measureIncremental(l corpusLang, dir string, runs int) (r corpusRow) {
 	}
 	ix := codeindex.New(ws, codeindex.Options{NoCache: true})
 	defer ix.Close()
+	if profile != "" {
+		f, err := os.Create(profile + "." + l.name + ".incr")
+		if err != nil {
+			r.err = err
+			return r
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	r.incr50, r.incr99, r.incrCPU, r.incrFile, r.err = incremental(ix, l, dir)
 	return r
 }
 
 // incremental inserts a one-line comment in the middle of the language's
-// largest file under 1 MiB, open as a buffer, 200 times (its text
+// largest file under 1 MiB, open as a buffer, -updates times (its text
 // differing every time), and returns the update's p50 and p99.
 func incremental(ix *codeindex.Index, l corpusLang, dir string) (p50, p99, cpu50 time.Duration, file string, err error) {
 	big, text := largest(dir, l.exts)
@@ -277,7 +287,7 @@ func incremental(ix *codeindex.Index, l corpusLang, dir string) (p50, p99, cpu50
 	// update's, whatever else the machine runs.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	for i := range 200 {
+	for i := range updates {
 		edited := slices.Clone(lines)
 		edited[len(lines)/2] = fmt.Sprintf("%s edit %d\n", l.comment, i) + edited[len(lines)/2]
 		next := strings.Join(edited, "")

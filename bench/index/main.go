@@ -41,8 +41,13 @@ func main() {
 	langs := flag.String("langs", "", "with -corpus: only these languages (comma-separated)")
 	misses := flag.String("misses", "", "with -corpus: write the ctags entries the recall misses to this file (language, path:line, kind, name)")
 	incrOnly := flag.Bool("incremental", false, "with -corpus: measure only the incremental update (no ctags, no builds, no recall)")
-	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file (and of the warm restarts to this file.warm; with -corpus, of each language's cold builds to this file.LANG)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the cold builds to this file (and of the warm restarts to this file.warm; with -corpus, of each language's cold builds to this file.LANG; with -incremental, of its updates to this file.LANG.incr)")
+	flag.IntVar(&updates, "updates", 200, "with -corpus: incremental updates to time per language")
 	flag.Parse()
+	if updates < 1 {
+		fmt.Fprintln(os.Stderr, "bench/index: -updates must be at least 1")
+		os.Exit(2)
+	}
 	if *cpuprofile != "" {
 		profile = *cpuprofile
 	}
@@ -69,6 +74,9 @@ func main() {
 }
 
 var profile string
+
+// updates is the number of incremental updates timed per language.
+var updates = 200
 
 func run(dir string, runs int) error {
 	ctx := context.Background()
