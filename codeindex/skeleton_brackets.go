@@ -85,6 +85,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		eqTok, eqParen      = -10, -1
 		macroTok            = -10 // the token after a Rust macro's `name!`
 		macroWord           string
+		tail                [2][2]int // macros left out after the last group closed (macroAttr)
+		tailN               int
 	)
 	// setDefs notes a definition in this block (the contents of the
 	// parentheses it is in then stay).
@@ -129,6 +131,17 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		case tIdent:
 			if sx.macroRuns && paren == 0 && headAngle == 0 && (prev == ';' || prev == '}') {
 				if end := b.macroRun(off); end > off {
+					b.cut(off, end)
+					off = end
+					continue
+				}
+			}
+			if sx.macroRuns && paren == 0 && isMacroName(src[off:e]) {
+				if end := b.macroAttr(e, e-off, prev, prev2, prevWord); end > 0 {
+					if tailN < len(tail) {
+						tail[tailN] = [2]int{off, end}
+						tailN++
+					}
 					b.cut(off, end)
 					off = end
 					continue
@@ -249,6 +262,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					// A function's body: its parameters go too.
 					b.restore(last.snap)
 					b.cut(last.open+1, last.close)
+					for _, t := range tail[:tailN] {
+						b.cut(t[0], t[1])
+					}
 				} else {
 					b.restore(snap)
 				}
@@ -270,6 +286,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				return off, defs
 			}
 			paren--
+			tailN = 0
 			last = groups[len(groups)-1]
 			groups = groups[:len(groups)-1]
 			last.close = off
@@ -519,6 +536,97 @@ func (b *bskel) macroLine(off int) int {
 		}
 	}
 }
+
+// macroAttr reports whether the name of a macro ending at e (see
+// isMacroName, nameLen bytes), outside parentheses, after the tokens
+// prev2 and prev (prevWord), stands where C++ allows no name: after a function's
+// parameters and qualifiers (`f() const BOOST_ASIO_NOEXCEPT {`,
+// `f() NOEXCEPT_IF(x);`, with its arguments on the line of the
+// parenthesis), before a declaration's first word
+// (`BOOST_ASIO_DECL void f();`, `static BOOST_CONSTEXPR const int n`,
+// `BOOST_ASIO_DECL ~timer();`) or as a statement of its own before a
+// declaration, a closing brace or a directive (Spirit's
+// NAMESPACE_BEGIN and NAMESPACE_END, which open and close a namespace).
+// Such a macro expands to an attribute or to nothing at all as far as
+// definitions go; the grammar takes it for an error. It returns where what
+// the skeleton leaves out ends (the name, and its arguments after a
+// parameter list), or 0.
+func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string) int {
+	src := b.src
+	lx := b.lx
+	skip := func(off int) (tokKind, int, int) {
+		k, n := lx.next(off)
+		for k == tSpace || k == tComment {
+			off = n
+			k, n = lx.next(off)
+		}
+		return k, off, n
+	}
+	k, at, n := skip(e)
+	if prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')' {
+		end := e
+		if k == tPunct && src[at] == '(' {
+			if lineStartsAt(src, e-nameLen) {
+				return 0 // a statement of its own: STATIC_ASSERT(x);
+			}
+			// its arguments
+			depth := 0
+			for off := at; ; off = n {
+				k, n = lx.next(off)
+				if k == tEOF || k == tBad || k == tDirective || k == tPunct && (src[off] == '{' || src[off] == '}' || src[off] == ';') {
+					return 0
+				}
+				if k == tPunct && src[off] == '(' {
+					depth++
+				} else if k == tPunct && src[off] == ')' {
+					if depth--; depth == 0 {
+						end = n
+						break
+					}
+				}
+			}
+			k, at, _ = skip(end)
+		}
+		if k == tPunct && bytes.IndexByte([]byte("{;:=,"), src[at]) >= 0 || k == tIdent {
+			return end
+		}
+		return 0
+	}
+	if k == tPunct && src[at] == '(' {
+		return 0
+	}
+	switch {
+	case prev == ';' || prev == '}':
+		if k == tEOF || k == tDirective || k == tPunct && (src[at] == '}' || src[at] == '~') {
+			return e
+		}
+	case prev == 'i' && cTypeWords[prevWord]:
+	default:
+		return 0
+	}
+	if k != tIdent {
+		return 0
+	}
+	if declWords[string(src[at:n])] {
+		return e
+	}
+	// A type (a name, qualified or not), then a name or a declarator's
+	// punctuation: not `TYPE_MACRO ns::f(`, where the macro is the type.
+	k, at, _ = skip(n)
+	for k == tPunct && src[at] == ':' && at+1 < len(src) && src[at+1] == ':' {
+		if k, _, n = skip(at + 2); k != tIdent {
+			return 0
+		}
+		k, at, _ = skip(n)
+	}
+	if k == tIdent || k == tPunct && (src[at] == '*' || src[at] == '&' || src[at] == '<') {
+		return e
+	}
+	return 0
+}
+
+// declWords start a C++ declaration.
+var declWords = words("void bool char short int long unsigned signed float double auto const constexpr static inline virtual explicit extern friend typename template class struct union enum namespace typedef using")
 
 // isMacroName reports whether w is written as a macro's name: capitals,
 // digits and underscores, a capital first, one underscore at least.

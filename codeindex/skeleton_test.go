@@ -280,3 +280,75 @@ func TestSkeletonMacroRun(t *testing.T) {
 		}
 	}
 }
+
+// TestSkeletonMacroAttr: the C++ skeleton leaves out macros that stand
+// where C++ allows no name (Asio's BOOST_ASIO_DECL and
+// BOOST_ASIO_NOEXCEPT, Spirit's NAMESPACE_BEGIN), and keeps a macro
+// that is a type or a statement; the skeleton then parses without error.
+func TestSkeletonMacroAttr(t *testing.T) {
+	src := []byte(`SPIRIT_NAMESPACE_BEGIN
+class timer
+{
+public:
+  explicit timer(const executor& ex) BOOST_ASIO_NOEXCEPT
+    : ex_(ex) {}
+  executor get_executor() const BOOST_ASIO_NOEXCEPT { return ex_; }
+  timer(timer&& other) BOOST_NOEXCEPT_IF(is_nothrow<T>::value) : ex_(other.ex_) {}
+  static BOOST_ASIO_CONSTEXPR const char* name() { return "timer"; }
+  void wait() BOOST_ASIO_NOEXCEPT;
+  MY_TYPE value_;
+  MY_TYPE get(int);
+private:
+  executor ex_;
+};
+
+BOOST_ASIO_DECL void shutdown(timer& t);
+BOOST_ASIO_DECL std::size_t count(const timer& t);
+BOOST_ASIO_SYNC_OP_VOID timer::cancel(int how)
+{
+  return;
+}
+SPIRIT_NAMESPACE_END
+`)
+	l := LanguageByName("cpp")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	skel := string(x.sk.buf)
+	for _, gone := range []string{"NOEXCEPT", "NAMESPACE", "BOOST_ASIO_DECL", "CONSTEXPR"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %s:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"MY_TYPE value_;", "MY_TYPE get(", "BOOST_ASIO_SYNC_OP_VOID timer::cancel("} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Errorf("the skeleton has a syntax error:\n%s", skel)
+	}
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range symbols(sd, "a.hpp") {
+		got = append(got, s.Name)
+	}
+	for _, w := range []string{"timer", "get_executor", "name", "wait", "value_", "get", "ex_", "cancel"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("skeleton definitions %q lack %q", got, w)
+		}
+	}
+}
