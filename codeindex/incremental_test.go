@@ -584,3 +584,100 @@ func TestMergeDefs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIncrementalPhases splits a keystroke's update of the largest
+// file of each language under $AGENTLS_CORPUS (one per language
+// directory, as bench/index -incremental picks and edits it: a line
+// comment inserted in the middle) into its parts, per update: parse-µs
+// (the incremental parse), spans-µs (changedSpans, mostly
+// ts_tree_get_changed_ranges), defs-µs (the rest of changedDefs: the
+// queries and the Go side), close-µs (freeing the old tree).
+//
+//	AGENTLS_CORPUS=/work/scratch/index/corpus go test -run '^$' -bench IncrementalPhases ./codeindex/
+func BenchmarkIncrementalPhases(b *testing.B) {
+	root := os.Getenv("AGENTLS_CORPUS")
+	if root == "" {
+		b.Skip("AGENTLS_CORPUS not set (bench/index/corpora.sh installs the corpora)")
+	}
+	for _, l := range Languages() {
+		path, src := largestOf(filepath.Join(root, l.Name), l)
+		if path == "" {
+			continue
+		}
+		b.Run(l.Name, func(b *testing.B) {
+			x := newExtractor()
+			defer x.Close()
+			tree, err := x.parseTree(l, src, ctree{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer func() { tree.close() }()
+			prev := x.treeDefs(l, tree.root(), src)
+			lines := strings.SplitAfter(string(src), "\n")
+			descend := uint32(maxDescend)
+			if l.maxDepth > 0 {
+				descend = 0
+			}
+			var parse, spans, defs, closing time.Duration
+			i := 0
+			for b.Loop() {
+				edited := slices.Clone(lines)
+				edited[len(lines)/2] = fmt.Sprintf("%s edit %d\n", l.syn.lineComments[0], i) + edited[len(lines)/2]
+				i++
+				next := []byte(strings.Join(edited, ""))
+				e := diffEdit(src, next)
+				tree.edit(e)
+				t0 := time.Now()
+				nt, err := x.parseTree(l, next, tree)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				syms, ok := x.changedDefs(l, tree, nt, next, e, prev)
+				t2 := time.Now()
+				changedSpans(tree, nt, e, descend) // again: its share of changedDefs
+				t3 := time.Now()
+				tree.close()
+				t4 := time.Now()
+				if !ok {
+					syms = x.treeDefs(l, nt.root(), next)
+				}
+				parse += t1.Sub(t0)
+				spans += t3.Sub(t2)
+				defs += t2.Sub(t1) - t3.Sub(t2)
+				closing += t4.Sub(t3)
+				tree, src, prev = nt, next, syms
+			}
+			us := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(i) }
+			b.ReportMetric(us(parse), "parse-µs")
+			b.ReportMetric(us(spans), "spans-µs")
+			b.ReportMetric(us(defs), "defs-µs")
+			b.ReportMetric(us(closing), "close-µs")
+		})
+	}
+}
+
+// largestOf returns the largest file of l under dir (at most 1 MiB and
+// 20,000 lines, not under testdata: bench/index's choice) and its text.
+func largestOf(dir string, l *Language) (string, []byte) {
+	var best string
+	var text []byte
+	n := 0
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || LanguageFor(p) != l || strings.Contains(p, "testdata") {
+			return nil
+		}
+		if fi, err := d.Info(); err != nil || fi.Size() > 1<<20 || !fi.Mode().IsRegular() {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		if k := strings.Count(string(src), "\n"); k > n && k <= 20000 {
+			best, text, n = p, src, k
+		}
+		return nil
+	})
+	return best, text
+}
