@@ -3,6 +3,7 @@ package codeindex
 import (
 	"bytes"
 	"cmp"
+	"math"
 	"context"
 	"slices"
 	"sort"
@@ -101,7 +102,11 @@ func (x *extractor) skeletonDefs(l *Language, src []byte) ([]def, error) {
 		text = x.sk.buf
 	}
 	unlock := l.parsing()
-	x.caps, err = parseRun(p, text, x.qc, l.defs, l.defDepth(), x.caps)
+	if l.walk.c != nil {
+		x.caps, err = parseWalk(p, text, l.walk, l.defDepth(), x.caps)
+	} else {
+		x.caps, err = parseRun(p, text, x.qc, l.defs, l.defDepth(), x.caps)
+	}
 	unlock()
 	if err != nil {
 		return nil, err
@@ -127,10 +132,21 @@ func (x *extractor) definitions(l *Language, tree *sitter.Tree, src []byte, path
 	return symbols(x.treeDefs(l, rootOf(tree), src), path)
 }
 
-// treeDefs runs the definitions query of l on the tree of root.
+// treeDefs finds the definitions of l in the tree of root (the walk, or
+// the query where the walk cannot take the patterns).
 func (x *extractor) treeDefs(l *Language, root node, src []byte) []def {
-	x.caps = runQuery(x.qc, l.defs, root, l.defDepth(), x.caps)
+	x.caps = x.defCaptures(l, root, 0, math.MaxUint32, true)
 	return x.collect(l, src, nil)
+}
+
+// defCaptures returns the captures of the definitions patterns of l in
+// the tree of root over bytes [lo, hi) as runQueryRange does: with the
+// walk, or the query where the walk cannot take the patterns.
+func (x *extractor) defCaptures(l *Language, root node, lo, hi uint32, within bool) []capture {
+	if l.walk.c != nil {
+		return walkRange(l.walk, root, l.defDepth(), lo, hi, within, x.caps)
+	}
+	return runQueryRange(x.qc, l.defs, root, l.defDepth(), lo, hi, within, x.caps)
 }
 
 // maxDescend is how deep changedDefs looks for the changed spans below

@@ -62,6 +62,10 @@ type Language struct {
 	refs    *sitter.Query // references: @name, @reference.KIND
 	err     error
 	defInfo []captureInfo // by capture id
+	// walk finds the matches of defs without the query engine (walk.go);
+	// its zero value (a pattern it cannot take) leaves them to defs.
+	walk    walker
+	walkErr error
 	refInfo []captureInfo
 }
 
@@ -165,6 +169,10 @@ func (l *Language) load() error {
 			return
 		}
 		l.defInfo = captures(l.defs)
+		p := sitter.NewParser()
+		p.SetLanguage(l.lang)
+		l.walk, l.walkErr = compileWalk(p, l.defs, defSrc)
+		p.Close()
 		l.refInfo = captures(l.refs)
 	})
 	return l.err
