@@ -8,13 +8,17 @@
 // 20; MADV_HUGEPAGE'd memory: 8 MiB in 0.5 ms instead of 56), and a grep
 // over Python's standard library touched ~1,100 pages, most of them heap.
 //
-// The init advises MADV_HUGEPAGE on the heap arena the runtime mapped at
-// start, from the first 2 MiB boundary at or below a fresh allocation to
-// the end of the 64 MiB arena: the runtime's later mappings of that arena
-// replace the advised range (mmap MAP_FIXED), so what is covered is the
-// first few MiB mapped at start, which is what a call mostly uses. It runs
-// as one of the first inits (it imports only the runtime and syscall), so
-// the other packages' init allocations are covered too.
+// The init advises MADV_HUGEPAGE on the heap arena from the chunk the
+// heap grows in next to the end of the 64 MiB arena. The runtime maps its
+// arena 4 MiB at a time (mmap MAP_FIXED), and a new mapping drops the
+// advice, so what is covered is mapped when the init runs: it makes the
+// runtime map a fresh chunk and the heap go on there (see init), 4 MiB of
+// huge pages, which is most of what a call allocates after its start. The
+// chunk in use at start keeps its 4 KiB pages: a 2 MiB range with any
+// page touched is not given a huge page (MADV_COLLAPSE could: it took
+// 0.2-15 ms here and failed with EINVAL more often than not). It runs as one
+// of the first inits (it imports only the runtime, runtime/debug and
+// syscall), so the other packages' init allocations are covered too.
 //
 // Only for the call command (argv[1] == "call"): a server lives long and
 // keeps the runtime's default. GODEBUG=disablethp=1 turns it off, as it

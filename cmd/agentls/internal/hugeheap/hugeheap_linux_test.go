@@ -12,10 +12,11 @@ import (
 )
 
 // TestMain, in a child started by TestAdvised, prints whether the memory
-// of a fresh heap allocation carries the hg (MADV_HUGEPAGE) VmFlag.
+// of a fresh heap allocation (of pages of its own, where the heap grows)
+// carries the hg (MADV_HUGEPAGE) VmFlag.
 func TestMain(m *testing.M) {
 	if os.Getenv("HUGEHEAP_CHILD") == "1" {
-		p := uintptr(unsafe.Pointer(new([64]byte)))
+		p := uintptr(unsafe.Pointer(new([probeBytes]byte)))
 		fmt.Println(advised(p))
 		os.Exit(0)
 	}
