@@ -1,6 +1,7 @@
 package hugeheap
 
 import (
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -17,10 +18,6 @@ const (
 	probeBytes = 128 << 10
 	madvHuge   = 14 // MADV_HUGEPAGE
 )
-
-// pad is the object that fills the rest of the heap's current chunk (nil
-// once the init is done: garbage, never touched).
-var pad []byte
 
 func init() {
 	if unsafe.Sizeof(uintptr(0)) != 8 || !isCall() || disabled() {
@@ -40,8 +37,7 @@ func init() {
 	}
 	p := uintptr(unsafe.Pointer(new([probeBytes]byte)))
 	if end, next := p+probeBytes, (p+probeBytes+chunkBytes-1)&^(chunkBytes-1); next > end {
-		pad = make([]byte, next-end)
-		pad = nil
+		runtime.KeepAlive(make([]byte, next-end)) // garbage once made, never touched
 	}
 	p = uintptr(unsafe.Pointer(new([probeBytes]byte)))
 	beg := p &^ (hugePage - 1)
