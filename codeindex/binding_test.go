@@ -28,7 +28,11 @@ func TestBindingLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	caps, err := parseRun(p, src, x.qc, l.defs, anyDepth, nil)
+	q, err := l.defsQuery()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps, err := parseRun(p, src, x.qc, q, anyDepth, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@ package codeindex
 import (
 	"bytes"
 	"cmp"
-	"math"
 	"context"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -105,7 +105,7 @@ func (x *extractor) skeletonDefs(l *Language, src []byte) ([]def, error) {
 	if l.walk.c != nil {
 		x.caps, err = parseWalk(p, text, l.walk, l.defDepth(), x.caps)
 	} else {
-		x.caps, err = parseRun(p, text, x.qc, l.defs, l.defDepth(), x.caps)
+		x.caps, err = parseRun(p, text, x.qc, l.defs, l.defDepth(), x.caps) // load compiled it
 	}
 	unlock()
 	if err != nil {
@@ -146,7 +146,7 @@ func (x *extractor) defCaptures(l *Language, root node, lo, hi uint32, within bo
 	if l.walk.c != nil {
 		return walkRange(l.walk, root, l.defDepth(), lo, hi, within, x.caps)
 	}
-	return runQueryRange(x.qc, l.defs, root, l.defDepth(), lo, hi, within, x.caps)
+	return runQueryRange(x.qc, l.defs, root, l.defDepth(), lo, hi, within, x.caps) // load compiled it
 }
 
 // maxDescend is how deep changedDefs looks for the changed spans below
@@ -166,6 +166,10 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 	descend := uint32(maxDescend)
 	if l.maxDepth > 0 {
 		descend = 0 // definitions are near the root: its children are small
+	}
+	defs, err := l.defsQuery()
+	if err != nil {
+		return nil, false
 	}
 	spans, depth := changedSpans(old, tree, e, descend)
 	if spans == nil || len(spans) > 32 {
@@ -285,7 +289,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			if s.lo >= s.hi {
 				continue
 			}
-			x.caps = runQueryRange(x.qc, l.defs, tree.root(), l.defDepth(), s.lo, s.hi, true, x.caps)
+			x.caps = runQueryRange(x.qc, defs, tree.root(), l.defDepth(), s.lo, s.hi, true, x.caps)
 			added = append(added, x.collect(l, src, nil)...)
 		}
 	} else {
@@ -294,7 +298,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 		// what the spans hold and of what prev gives outside them, must
 		// be old's, else the whole tree is queried again.
 		lo, hi := e.StartIndex, e.NewEndIndex
-		x.caps = runQueryRange(x.qc, l.defs, old.root(), l.defDepth(), lo, hi, false, x.caps)
+		x.caps = runQueryRange(x.qc, defs, old.root(), l.defDepth(), lo, hi, false, x.caps)
 		was, okOld := x.around(l, src, lo, hi)
 		if !okOld {
 			return nil, false
@@ -303,7 +307,7 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			if s.lo >= s.hi {
 				continue
 			}
-			x.caps = runQueryRange(x.qc, l.defs, tree.root(), l.defDepth(), s.lo, s.hi, false, x.caps)
+			x.caps = runQueryRange(x.qc, defs, tree.root(), l.defDepth(), s.lo, s.hi, false, x.caps)
 			raw := x.raws(l, src, nil)
 			keep := raw[:0]
 			var is []rawDef
@@ -572,7 +576,11 @@ func (x *extractor) references(l *Language, root node, src []byte, path, want st
 	for _, d := range defs {
 		isDef[d.NameRange.Start] = true
 	}
-	x.caps = runQuery(x.qc, l.refs, root, anyDepth, x.caps)
+	q, refInfo, err := l.refsQuery()
+	if err != nil {
+		return nil // the query's text is the package's (TestWalkCompiles compiles it)
+	}
+	x.caps = runQuery(x.qc, q, root, anyDepth, x.caps)
 	var refs []Ref
 	seen := make(map[uint32]bool)
 	for i := 0; i < len(x.caps); {
@@ -581,7 +589,7 @@ func (x *extractor) references(l *Language, root node, src []byte, path, want st
 		kind := KindRef
 		for ; i < len(x.caps) && x.caps[i].match == m; i++ {
 			c := &x.caps[i]
-			info := l.refInfo[c.index]
+			info := refInfo[c.index]
 			switch info.role {
 			case capName:
 				name = &c.rng

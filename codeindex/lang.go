@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -56,12 +57,16 @@ type Language struct {
 	serialParse bool
 	parseMu     sync.Mutex
 
-	once    sync.Once
-	lang    *sitter.Language
-	defs    *sitter.Query // definitions: @name, @definition.KIND, @container, @scope
-	refs    *sitter.Query // references: @name, @reference.KIND
-	err     error
-	defInfo []captureInfo // by capture id
+	once           sync.Once
+	lang           *sitter.Language
+	defSrc, refSrc []byte // the two halves of the query's text
+	err            error
+	// The compiled queries: each on first use (defsQuery, refsQuery).
+	defsOnce, refsOnce sync.Once
+	defs               *sitter.Query // definitions: @name, @definition.KIND, @container, @scope
+	refs               *sitter.Query // references: @name, @reference.KIND
+	defsErr, refsErr   error
+	defInfo            []captureInfo // by capture id
 	// walk finds the matches of defs without the query engine (walk.go);
 	// its zero value (a pattern it cannot take) leaves them to defs.
 	walk    walker
@@ -158,24 +163,65 @@ func (l *Language) load() error {
 			l.err = fmt.Errorf("query of %s: no %q section", l.Name, refsMarker)
 			return
 		}
+		l.defSrc, l.refSrc = defSrc, refSrc
 		l.lang = l.grammar()
 		l.skeleton = l.syn.skeleton()
-		if l.defs, err = sitter.NewQuery(defSrc, l.lang); err != nil {
-			l.err = fmt.Errorf("definitions query of %s: %w", l.Name, err)
-			return
-		}
-		if l.refs, err = sitter.NewQuery(refSrc, l.lang); err != nil {
-			l.err = fmt.Errorf("references query of %s: %w", l.Name, err)
-			return
-		}
-		l.defInfo = captures(l.defs)
+		// The walk needs no query: tree-sitter's compile of a query (its
+		// analysis) costs 5-130 ms a language (C++ the most), which a
+		// cold build no longer pays. The queries are compiled when first
+		// used (defsQuery, refsQuery).
 		p := sitter.NewParser()
 		p.SetLanguage(l.lang)
-		l.walk, l.walkErr = compileWalk(p, l.defs, defSrc)
+		var names []string
+		l.walk, names, l.walkErr = compileWalk(p, defSrc)
 		p.Close()
-		l.refInfo = captures(l.refs)
+		if l.walk.c != nil {
+			l.defInfo = captureInfos(names)
+			return
+		}
+		q, err := l.defsQuery()
+		if err != nil {
+			l.err = err
+			return
+		}
+		l.defInfo = captures(q)
 	})
 	return l.err
+}
+
+// defsQuery returns the definitions query of l (loaded), compiled on first
+// use: the incremental update runs it over ranges, and where the walk
+// cannot take the patterns, everything does.
+func (l *Language) defsQuery() (*sitter.Query, error) {
+	l.defsOnce.Do(func() {
+		q, err := sitter.NewQuery(l.defSrc, l.lang)
+		if err != nil {
+			l.defsErr = fmt.Errorf("definitions query of %s: %w", l.Name, err)
+			return
+		}
+		if l.walk.c != nil && !slices.Equal(captures(q), l.defInfo) {
+			// The walk numbers the captures as tree-sitter does (by first
+			// appearance); checked by TestWalkCompiles.
+			l.defsErr = fmt.Errorf("definitions query of %s: its captures are not the walk's", l.Name)
+			return
+		}
+		l.defs = q
+	})
+	return l.defs, l.defsErr
+}
+
+// refsQuery returns the references query of l (loaded) and its captures,
+// compiled on first use.
+func (l *Language) refsQuery() (*sitter.Query, []captureInfo, error) {
+	l.refsOnce.Do(func() {
+		q, err := sitter.NewQuery(l.refSrc, l.lang)
+		if err != nil {
+			l.refsErr = fmt.Errorf("references query of %s: %w", l.Name, err)
+			return
+		}
+		l.refs, l.refInfo = q, captures(q)
+	})
+	return l.refs, l.refInfo, l.refsErr
 }
 
 // parsing takes the language's turn to parse when its parses must take
@@ -189,9 +235,17 @@ func (l *Language) parsing() func() {
 }
 
 func captures(q *sitter.Query) []captureInfo {
-	info := make([]captureInfo, q.CaptureCount())
-	for i := range info {
-		name := q.CaptureNameForId(uint32(i))
+	names := make([]string, q.CaptureCount())
+	for i := range names {
+		names[i] = q.CaptureNameForId(uint32(i))
+	}
+	return captureInfos(names)
+}
+
+// captureInfos returns the roles of captures by their names, by id.
+func captureInfos(names []string) []captureInfo {
+	info := make([]captureInfo, len(names))
+	for i, name := range names {
 		switch {
 		case name == "name":
 			info[i].role = capName

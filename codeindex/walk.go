@@ -431,15 +431,13 @@ type pstep struct {
 	alts                    []*pstep // for an alternation: its members
 }
 
-// compileWalk compiles the definitions patterns of src (the query text
-// that q was compiled from) for p's language. It refuses what it does not
-// implement (quantifiers, predicates, anonymous nodes, a pattern rooted
-// at an alternation or a wildcard): the language then keeps the query.
-func compileWalk(p *sitter.Parser, q *sitter.Query, src []byte) (walker, error) {
-	capID := map[string]uint16{}
-	for i := uint32(0); i < q.CaptureCount(); i++ {
-		capID[q.CaptureNameForId(i)] = uint16(i)
-	}
+// compileWalk compiles the definitions patterns of src (a query's text)
+// for p's language; names are its captures by id, numbered as
+// tree-sitter does (in order of first appearance). It refuses what it
+// does not implement (quantifiers, predicates, anonymous nodes, a pattern
+// rooted at an alternation or a wildcard): the language then keeps the
+// query.
+func compileWalk(p *sitter.Parser, src []byte) (w walker, names []string, err error) {
 	cp := (*C.TSParser)(parserC(p))
 	sc := &scmScanner{src: src}
 	sc.symbol = func(name string) uint16 {
@@ -452,7 +450,6 @@ func compileWalk(p *sitter.Parser, q *sitter.Query, src []byte) (walker, error) 
 		defer C.free(unsafe.Pointer(cs))
 		return uint16(C.agentls_field(cp, cs, C.uint32_t(len(name))))
 	}
-	sc.capID = capID
 	var roots []*pstep
 	for {
 		sc.skip()
@@ -461,15 +458,12 @@ func compileWalk(p *sitter.Parser, q *sitter.Query, src []byte) (walker, error) 
 		}
 		s, err := sc.expr()
 		if err != nil {
-			return walker{}, err
+			return walker{}, nil, err
 		}
 		if s.alts != nil || s.symbol == C.AGENTLS_WILDCARD {
-			return walker{}, fmt.Errorf("pattern %d: the walk takes only patterns rooted at a named node", len(roots))
+			return walker{}, nil, fmt.Errorf("pattern %d: the walk takes only patterns rooted at a named node", len(roots))
 		}
 		roots = append(roots, s)
-	}
-	if len(roots) != int(q.PatternCount()) {
-		return walker{}, fmt.Errorf("%d patterns read, the query has %d", len(roots), q.PatternCount())
 	}
 	// Lay the steps out: each pattern's tree in preorder.
 	var steps []C.agentls_step
@@ -531,7 +525,7 @@ func compileWalk(p *sitter.Parser, q *sitter.Query, src []byte) (walker, error) 
 	for i, r := range roots {
 		k, err := lay(r, -1)
 		if err != nil {
-			return walker{}, err
+			return walker{}, nil, err
 		}
 		rootStep[i] = k
 		nsym = max(nsym, uint32(r.symbol)+1)
@@ -553,13 +547,13 @@ func compileWalk(p *sitter.Parser, q *sitter.Query, src []byte) (walker, error) 
 		rs[j] = uint32(rootStep[i])
 		pat[j] = uint16(i)
 	}
-	w := (*C.agentls_walker)(C.calloc(1, C.size_t(unsafe.Sizeof(C.agentls_walker{}))))
-	w.steps = (*C.agentls_step)(cCopy(steps))
-	w.nsymbols = C.uint32_t(nsym)
-	w.root_off = (*C.uint32_t)(cCopy(off))
-	w.roots = (*C.uint32_t)(cCopy(rs))
-	w.pattern = (*C.uint16_t)(cCopy(pat))
-	return walker{w}, nil
+	cw := (*C.agentls_walker)(C.calloc(1, C.size_t(unsafe.Sizeof(C.agentls_walker{}))))
+	cw.steps = (*C.agentls_step)(cCopy(steps))
+	cw.nsymbols = C.uint32_t(nsym)
+	cw.root_off = (*C.uint32_t)(cCopy(off))
+	cw.roots = (*C.uint32_t)(cCopy(rs))
+	cw.pattern = (*C.uint16_t)(cCopy(pat))
+	return walker{cw}, sc.names, nil
 }
 
 // cCopy copies s to C memory (never freed: a walker lives as long as the

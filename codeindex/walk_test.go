@@ -12,11 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	sitter "github.com/smacker/go-tree-sitter"
 	"golang.org/x/tools/txtar"
 )
 
 // TestWalkCompiles: the walk takes the definitions patterns of every
-// language (none falls back to the query).
+// language (none falls back to the query), numbering the captures as the
+// query does; and both queries, compiled on first use, compile.
 func TestWalkCompiles(t *testing.T) {
 	for _, l := range Languages() {
 		if err := l.load(); err != nil {
@@ -24,6 +26,12 @@ func TestWalkCompiles(t *testing.T) {
 		}
 		if l.walk.c == nil {
 			t.Errorf("%s: no walk: %v", l.Name, l.walkErr)
+		}
+		if _, err := l.defsQuery(); err != nil { // compares the captures
+			t.Error(err)
+		}
+		if _, _, err := l.refsQuery(); err != nil {
+			t.Error(err)
 		}
 	}
 }
@@ -36,13 +44,13 @@ func TestWalkScmErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := func(src string) error {
-		s := &scmScanner{src: []byte(src), capID: map[string]uint16{"name": 0},
+		s := &scmScanner{src: []byte(src),
 			symbol: func(n string) uint16 { return map[string]uint16{"a": 1, "b": 2}[n] },
 			field:  func(n string) uint16 { return map[string]uint16{"f": 1}[n] }}
 		_, err := s.expr()
 		return err
 	}
-	for _, src := range []string{`(a (b)* @name)`, `(a (b) @name (#eq? @name "x"))`, `(a "x")`, `(c)`, `(a g: (b))`, `(a (b) @other)`, `(a [(b) [(a)]])`, `(a`} {
+	for _, src := range []string{`(a (b)* @name)`, `(a (b) @name (#eq? @name "x"))`, `(a "x")`, `(c)`, `(a g: (b))`, `(a (b) @)`, `(a [(b) [(a)]])`, `(a`} {
 		if err := sc(src); err == nil {
 			t.Errorf("%s: no error", src)
 		}
@@ -122,6 +130,7 @@ func TestWalkMatchesQuery(t *testing.T) {
 type walkDiff struct {
 	t                     *testing.T
 	l                     *Language
+	q                     *sitter.Query
 	x                     *extractor
 	files, differ, checks int
 }
@@ -133,7 +142,11 @@ func newWalkDiff(t *testing.T, l *Language) *walkDiff {
 	if l.walk.c == nil {
 		t.Fatalf("no walk: %v", l.walkErr)
 	}
-	return &walkDiff{t: t, l: l, x: newExtractor()}
+	q, err := l.defsQuery()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &walkDiff{t: t, l: l, q: q, x: newExtractor()}
 }
 
 func (d *walkDiff) report(t *testing.T) {
@@ -177,7 +190,7 @@ func (d *walkDiff) text(name string, text, src []byte) (bad bool) {
 	}
 	for _, c := range calls {
 		d.checks++
-		want := matchSet(runQueryRange(x.qc, l.defs, root, l.defDepth(), c.lo, c.hi, c.within, nil))
+		want := matchSet(runQueryRange(x.qc, d.q, root, l.defDepth(), c.lo, c.hi, c.within, nil))
 		got := matchSet(walkRange(l.walk, root, l.defDepth(), c.lo, c.hi, c.within, nil))
 		if !slices.Equal(want, got) {
 			bad = true
@@ -187,7 +200,7 @@ func (d *walkDiff) text(name string, text, src []byte) (bad bool) {
 	}
 	if src != nil && !bad {
 		// And so the same definitions.
-		x.caps = runQuery(x.qc, l.defs, root, l.defDepth(), x.caps)
+		x.caps = runQuery(x.qc, d.q, root, l.defDepth(), x.caps)
 		want := fmt.Sprint(x.collect(l, src, nil))
 		got := fmt.Sprint(x.treeDefs(l, root, src))
 		if want != got {

@@ -15,7 +15,8 @@ type scmScanner struct {
 	i      int
 	symbol func(string) uint16 // a named node's symbol, 0 if none
 	field  func(string) uint16 // a field's id, 0 if none
-	capID  map[string]uint16
+	capID  map[string]uint16   // ids by name, as they appear
+	names  []string            // names by id
 }
 
 func (s *scmScanner) skip() {
@@ -59,9 +60,17 @@ func (s *scmScanner) captures(st *pstep) error {
 		}
 		s.i++
 		name := s.ident()
+		if name == "" {
+			return s.errorf("a capture with no name")
+		}
 		id, ok := s.capID[name]
 		if !ok {
-			return s.errorf("capture @%s is not the query's", name)
+			if s.capID == nil {
+				s.capID = map[string]uint16{}
+			}
+			id = uint16(len(s.names))
+			s.capID[name] = id
+			s.names = append(s.names, name)
 		}
 		if st.alts != nil {
 			for _, a := range st.alts {
