@@ -299,7 +299,8 @@ func namesDeniedFile(s *workspace.Session, an *shell.Analysis) (string, bool) {
 
 // policy builds the session's bash policy from its settings.
 func policy(s *workspace.Session, background bool) *shell.Policy {
-	p := &shell.Policy{Root: s.WS.Root(), TempDir: s.TempDir, Background: background}
+	tmp, _ := s.TempDir() // an error is commandSpec's to report
+	p := &shell.Policy{Root: s.WS.Root(), TempDir: tmp, Background: background}
 	s.Setting(settingAllow, &p.Allow)
 	s.Setting(settingDeny, &p.Deny)
 	if home, err := os.UserHomeDir(); err == nil {
@@ -319,7 +320,10 @@ func sandboxLabel(m shell.Mode) string {
 // directory, a private TMPDIR under the session's temp dir, and the sandbox
 // of mode.
 func commandSpec(s *workspace.Session, command string, mode shell.Mode, cfg sandboxConfig) (shell.Spec, error) {
-	base := s.TempDir
+	base, err := s.TempDir()
+	if err != nil {
+		return shell.Spec{}, err
+	}
 	if base == "" {
 		base = os.TempDir()
 	}

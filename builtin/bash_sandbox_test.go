@@ -149,7 +149,7 @@ func TestBashSandboxOff(t *testing.T) {
 	})
 	// Read-only commands run unconfined, except those naming a denied file.
 	out := mustExec(t, ctx, "bash", map[string]any{"command": "ls " + outside + "; echo $TMPDIR"})
-	wantOut(t, out, filepath.Join(s.TempDir, "tmp"))
+	wantOut(t, out, filepath.Join(sessionTemp(t, s), "tmp"))
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat .env"}, "declined", "secrets deny list")
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat " + filepath.Join(s.WS.Root(), ".env")}, "declined")
 	wantErr(t, ctx, "bash", map[string]any{"command": "cat < .env"}, "declined")

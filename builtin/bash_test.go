@@ -150,7 +150,7 @@ func TestBashProgressAndTmpdir(t *testing.T) {
 	// read-only one gets a private /tmp in the sandbox).
 	s.Settings = json.RawMessage(`{"bash":{"allow":["echo"],"sandbox":"off"}}`)
 	out := mustExec(t, ctx, "bash", map[string]any{"command": `echo "$TMPDIR"`})
-	tmp := filepath.Join(s.TempDir, "tmp")
+	tmp := filepath.Join(sessionTemp(t, s), "tmp")
 	wantOut(t, out, tmp)
 	if streamed.String() != tmp+"\n" {
 		t.Errorf("progress = %q", streamed.String())

@@ -167,3 +167,13 @@ func snapshot(t testing.TB, dir string) map[string]string {
 	}
 	return m
 }
+
+// sessionTemp is the session's TempDir.
+func sessionTemp(t testing.TB, s *workspace.Session) string {
+	t.Helper()
+	dir, err := s.TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

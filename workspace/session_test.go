@@ -27,10 +27,17 @@ func TestSession(t *testing.T) {
 	if _, ok := s.Editor.(DiskEditor); !ok {
 		t.Errorf("default editor = %T", s.Editor)
 	}
-	if st, err := os.Stat(s.TempDir); err != nil || !st.IsDir() {
+	tmp, err := s.TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(tmp); err != nil || !st.IsDir() {
 		t.Fatalf("TempDir: %v", err)
 	}
-	writeFile(t, filepath.Join(s.TempDir, "job.out"), "x")
+	if again, _ := s.TempDir(); again != tmp {
+		t.Errorf("TempDir again = %q, want %q", again, tmp)
+	}
+	writeFile(t, filepath.Join(tmp, "job.out"), "x")
 
 	var closed []string
 	a := s.Attach("shells", func() any { return closer{"shells", &closed} })
@@ -47,8 +54,11 @@ func TestSession(t *testing.T) {
 	if strings.Join(closed, ",") != "index,shells" {
 		t.Errorf("closed %v, want newest first", closed)
 	}
-	if _, err := os.Stat(s.TempDir); !os.IsNotExist(err) {
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
 		t.Errorf("TempDir kept: %v", err)
+	}
+	if dir, err := s.TempDir(); err == nil {
+		t.Errorf("TempDir after Close = %q, want an error", dir)
 	}
 	if err := s.Close(); err != nil || len(closed) != 2 {
 		t.Errorf("second Close: %v, %v", err, closed)
@@ -213,10 +223,13 @@ func TestDeriveSharesAttachmentsNotReads(t *testing.T) {
 	if got := child.Attach(key{}, func() any { return new(int) }); got != obj {
 		t.Fatal("a derived session made its own attachment")
 	}
-	if child.Reads == parent.Reads || child.TempDir == parent.TempDir {
+	dir, err := child.TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parentDir, _ := parent.TempDir(); child.Reads == parent.Reads || dir == parentDir {
 		t.Fatal("a derived session shares the read tracker or the temp dir")
 	}
-	dir := child.TempDir
 	child.Close()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatal("Close of a derived session left its temp dir")
