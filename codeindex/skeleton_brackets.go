@@ -87,6 +87,15 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		macroWord           string
 		tail                [2][2]int // macros left out after the last group closed (macroAttr)
 		tailN               int
+		stmtEq              bool // an '=' outside parentheses in this statement
+		// init: the ':' after a parameter list (C++: `X(int a) : a_(a) {`),
+		// the parameters and the macros left out after them.
+		init struct {
+			colon  int
+			params group
+			tail   [2][2]int
+			tailN  int
+		}
 	)
 	// setDefs notes a definition in this block (the contents of the
 	// parentheses it is in then stay).
@@ -117,6 +126,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			for i := range groups {
 				groups[i].complex = true // a cut must not split #if from #endif
+			}
+			if init.colon > 0 {
+				init.colon = -1 // nor that of member initializers
 			}
 			off = e
 			continue
@@ -250,6 +262,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				setDefs() // name(...) { in an object literal
 			}
 			typedReturn = false
+			initBrace := init.colon > 0 && (prev == 'i' || prev == '>') // m_{x} among member initializers
 			snap := b.save()
 			close, inner := b.block(e, '}', container)
 			if b.fail {
@@ -257,8 +270,20 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			if container || inner {
 				setDefs()
-			} else if close > e {
-				if sx.parens == parensBody && paren == 0 && (prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')') && b.cuttable(&last) {
+			} else if close > e || init.colon > 0 && !initBrace {
+				if init.colon > 0 && !initBrace && paren == 0 && (prev == ')' || prev == '}') {
+					// A constructor's body: its member initializers go,
+					// and its parameters (the macros after them stay
+					// out).
+					b.restore(init.params.snap)
+					if b.cuttable(&init.params) {
+						b.cut(init.params.open+1, init.params.close)
+					}
+					for _, t := range init.tail[:init.tailN] {
+						b.cut(t[0], t[1])
+					}
+					b.cut(init.colon, off)
+				} else if sx.parens == parensBody && paren == 0 && (prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')') && b.cuttable(&last) {
 					// A function's body: its parameters go too.
 					b.restore(last.snap)
 					b.cut(last.open+1, last.close)
@@ -268,12 +293,18 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				} else {
 					b.restore(snap)
 				}
-				b.cut(e, close)
+				if close > e {
+					b.cut(e, close)
+				}
 			}
 			off = close + 1
 			b.lx.operand = true
 			if paren == 0 && headAngle == 0 {
 				head, headBlocked = 0, false
+				stmtEq = false
+			}
+			if !initBrace {
+				init.colon = 0
 			}
 			push('}', "")
 			continue
@@ -331,7 +362,25 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			paren++
 		case ':':
 			typedReturn = prev == ')'
+			if sx.templates && inContainer && paren == 0 && prev == ')' && init.colon == 0 && !stmtEq &&
+				src[off-1] != ':' && (e == len(src) || src[e] != ':') {
+				// Perhaps a constructor's member initializers.
+				init.colon, init.params, init.tail, init.tailN = off, last, tail, tailN
+			}
 		case '<':
+			if sx.templates && inContainer && paren == 0 && !stmtEq && prev == 'i' && prevWord != "operator" && prevWord != "template" &&
+				e < len(src) && src[e] != '<' && src[e] != '=' {
+				// A type's template arguments, in a declaration: the
+				// parser sees T<>.
+				if end := b.angleEnd(off); end > 0 {
+					if end-off > 4 {
+						b.cut(e, end)
+					}
+					push('>', "")
+					off = end + 1
+					continue
+				}
+			}
 			genericEq = tokN == eqTok+1
 			if paren == 0 && head&kwContainer != 0 && sx.generics {
 				headAngle++
@@ -344,6 +393,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			pendingNew, typedReturn = false, false
 			if paren == 0 {
 				head, headBlocked, headAngle = 0, false, 0
+				stmtEq = false
+				init.colon = 0
 			}
 		case '=':
 			if e < len(src) && src[e] == '=' {
@@ -358,6 +409,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 			}
 			eqTok, eqParen = tokN, paren
+			if paren == 0 {
+				stmtEq = true
+			}
 			if paren == 0 && head&kwContainer != 0 {
 				headBlocked = true
 			}
@@ -383,20 +437,34 @@ func (b *bskel) templateParams(off int) int {
 	k, e := lx.next(off)
 	if k == tSpace {
 		off = e
-		k, e = lx.next(off)
+		k, _ = lx.next(off)
 	}
 	if k != tPunct || src[off] != '<' {
 		return 0
 	}
-	open := off
+	end := b.angleEnd(off)
+	if end > 0 && end-off > 4 {
+		b.cut(off+1, end)
+	}
+	return end
+}
+
+// angleEnd returns the offset of the '>' that closes the '<' at open, or
+// 0 when there is none or what is between is not plain (a brace or a
+// semicolon, #if and #endif not paired, an unreadable token).
+func (b *bskel) angleEnd(open int) int {
+	src := b.src
+	lx := lexer{sx: b.sx, src: src}
 	angle, paren, ifs := 1, 0, 0
-	for off = e; off < len(src); off = e {
-		k, e = lx.next(off)
+	for off := open + 1; off < len(src); {
+		k, e := lx.next(off)
+		start := off
+		off = e
 		switch k {
 		case tBad, tEOF:
 			return 0
 		case tDirective:
-			d := bytes.TrimLeft(src[off+1:e], " \t")
+			d := bytes.TrimLeft(src[start+1:e], " \t")
 			switch {
 			case bytes.HasPrefix(d, []byte("if")):
 				ifs++
@@ -408,7 +476,7 @@ func (b *bskel) templateParams(off int) int {
 				return 0
 			}
 		case tPunct:
-			switch src[off] {
+			switch src[start] {
 			case '(', '[':
 				paren++
 			case ')', ']':
@@ -420,15 +488,12 @@ func (b *bskel) templateParams(off int) int {
 					angle++
 				}
 			case '>':
-				if paren == 0 && e-off == 1 {
+				if paren == 0 && e-start == 1 {
 					if angle--; angle == 0 {
 						if ifs != 0 {
 							return 0
 						}
-						if off-open > 4 {
-							b.cut(open+1, off)
-						}
-						return off
+						return start
 					}
 				}
 			case '{', '}', ';':

@@ -352,3 +352,77 @@ SPIRIT_NAMESPACE_END
 		}
 	}
 }
+
+// TestSkeletonCppDeclarations: the C++ skeleton leaves out the template
+// arguments of the types in declarations and a constructor's member
+// initializers, and finds what a full parse finds.
+func TestSkeletonCppDeclarations(t *testing.T) {
+	src := []byte(`namespace geo {
+template <typename Value, typename Params = linear<16, 4> >
+class rtree : public detail::translator<Value, Params>, private std::allocator<Value>
+{
+public:
+  typedef typename detail::rtree::node<Value, Params, box<point<double, 2> > >::type node;
+  static const bool small = sizeof(Value) < 8 && Params::max > 2;
+  bool operator<(rtree const& other) const;
+  rtree(Params const& params, std::allocator<Value> const& alloc)
+    : detail::translator<Value, Params>(params), m_size(0), m_root{nullptr}
+  {
+    if (m_size < 2 && 3 > m_size) { init(); }
+  }
+  explicit rtree(int n) : m_size(n) {}
+  std::vector<std::pair<int, Value> > pairs() const { return {}; }
+private:
+  std::size_t m_size;
+  node* m_root;
+};
+
+template <typename V>
+rtree<V>::~rtree() {}
+}
+`)
+	l := LanguageByName("cpp")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	skel := string(x.sk.buf)
+	for _, gone := range []string{"translator<Value", "node<Value", "m_size(0)", "m_size(n)", "pair<int"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"sizeof(Value) < 8 && Params::max > 2", "operator<("} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Fatal("the sample has syntax errors")
+	}
+	full := x.definitions(l, tree, src, "a.hpp")
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := symbols(sd, "a.hpp"); fmt.Sprint(got) != fmt.Sprint(full) {
+		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
+	}
+	if len(full) < 8 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+	// Member initializers under #if stay, so that #if and #endif pair.
+	src = []byte("struct s {\n  s(int a)\n#if defined(X)\n    : a_(a)\n#endif\n  {}\n  int a_;\n};\n")
+	if l.skeleton(&x.sk, src) && strings.Count(string(x.sk.buf), "#endif") != 1 {
+		t.Errorf("the skeleton splits #if from #endif:\n%s", x.sk.buf)
+	}
+}
