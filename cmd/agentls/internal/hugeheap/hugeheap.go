@@ -8,17 +8,19 @@
 // 20; MADV_HUGEPAGE'd memory: 8 MiB in 0.5 ms instead of 56), and a grep
 // over Python's standard library touched ~1,100 pages, most of them heap.
 //
-// The init advises MADV_HUGEPAGE on the heap arena from the chunk the
-// heap grows in next to the end of the 64 MiB arena. The runtime maps its
-// arena 4 MiB at a time (mmap MAP_FIXED), and a new mapping drops the
-// advice, so what is covered is mapped when the init runs: it makes the
-// runtime map a fresh chunk and the heap go on there (see init), 4 MiB of
-// huge pages, which is most of what a call allocates after its start. The
-// chunk in use at start keeps its 4 KiB pages: a 2 MiB range with any
-// page touched is not given a huge page (MADV_COLLAPSE could: it took
-// 0.2-15 ms here and failed with EINVAL more often than not). It runs as one
-// of the first inits (it imports only the runtime, runtime/debug and
-// syscall), so the other packages' init allocations are covered too.
+// The init advises MADV_HUGEPAGE on the heap arena from the 2 MiB range
+// the heap grows in next to the end of the 64 MiB arena. The runtime maps
+// its arena 4 MiB at a time (mmap MAP_FIXED), and a new mapping drops the
+// advice, so what is covered is what is mapped when the init runs. The
+// range in use then has 4 KiB pages already, which Linux keeps: the init
+// makes the heap go on past it (see init), near the end of the chunk in
+// a fresh chunk it makes the runtime map, so that the next 2-4 MiB, most
+// of what a call allocates after its start, come as one or two huge-page
+// faults. (MADV_COLLAPSE of the range in use took 0.2-15 ms here and
+// failed with EINVAL more often than not.) It runs as one of the first
+// inits, so the other packages' init allocations are covered too: it
+// imports only the runtime, strings and syscall (a package it waits for,
+// such as runtime/debug, would put it after the ~100 others).
 //
 // Only for the call command (argv[1] == "call"): a server lives long and
 // keeps the runtime's default. GODEBUG=disablethp=1 turns it off, as it

@@ -2,7 +2,6 @@ package hugeheap
 
 import (
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -16,34 +15,61 @@ const (
 	// the lowest free pages of the heap (a smaller one may come from a
 	// P's page cache, below them).
 	probeBytes = 128 << 10
-	madvHuge   = 14 // MADV_HUGEPAGE
+	// maxPad bounds the garbage the init makes, which must stay under the
+	// heap size that starts the first collection (~3.4 MB with the
+	// default GOGC: 0.7 of the 4 MB minimum goal past 2 MB).
+	maxPad   = 5 << 19
+	madvHuge = 14 // MADV_HUGEPAGE
 )
 
 func init() {
 	if unsafe.Sizeof(uintptr(0)) != 8 || !isCall() || disabled() {
 		return
 	}
-	// The 4 MiB chunk the heap grows in now has 4 KiB pages already: the
-	// runtime's and the first packages' allocations, and the advice does
-	// not change a 2 MiB range that has any. So the heap is made to go on
-	// in a chunk of its own: an object fills the rest of the current one
-	// (untouched: memory fresh from the system is not cleared), and a
-	// second one makes the runtime map the next, which is advised before
-	// anything touches it. Up to 4.3 MB of garbage, no memory: GOGC is
-	// raised first (a call runs with 400 anyway, see cmd/agentls'
-	// shortLivedGC), so that it does not start a collection.
-	if v, _ := syscall.Getenv("GOGC"); v == "" {
-		debug.SetGCPercent(400)
-	}
 	p := uintptr(unsafe.Pointer(new([probeBytes]byte)))
-	if end, next := p+probeBytes, (p+probeBytes+chunkBytes-1)&^(chunkBytes-1); next > end {
-		runtime.KeepAlive(make([]byte, next-end)) // garbage once made, never touched
+	if custom() {
+		advise(p)
+		return
 	}
-	p = uintptr(unsafe.Pointer(new([probeBytes]byte)))
+	// The 2 MiB range the heap grows in now has 4 KiB pages already (the
+	// runtime's and the first packages' allocations), and Linux does not
+	// give a huge page to a range with any. So the heap is made to go on
+	// past it, at the next 2 MiB boundary, by an object that fills the
+	// rest (untouched: memory fresh from the system is not cleared;
+	// garbage at once): at the end of the 4 MiB chunk when that is near,
+	// where a second object makes the runtime map the next chunk, so that
+	// it is advised before anything touches it (a mapping made later
+	// drops the advice).
+	f := p + probeBytes
+	chunkEnd := (f + chunkBytes - 1) &^ (chunkBytes - 1)
+	next := (f + hugePage - 1) &^ (hugePage - 1)
+	if chunkEnd-f <= maxPad {
+		next = chunkEnd
+	}
+	if next > f {
+		runtime.KeepAlive(make([]byte, next-f))
+	}
+	p = next
+	if next == chunkEnd {
+		p = uintptr(unsafe.Pointer(new([probeBytes]byte)))
+	}
+	advise(p)
+}
+
+// advise advises MADV_HUGEPAGE from the 2 MiB range of p to the end of
+// its arena. Errors (no THP in the kernel) leave the heap as it was.
+func advise(p uintptr) {
 	beg := p &^ (hugePage - 1)
 	end := p&^(arenaBytes-1) + arenaBytes
-	// Errors (no THP in the kernel) leave the heap as it was.
 	syscall.Syscall(syscall.SYS_MADVISE, beg, end-beg, madvHuge)
+}
+
+// custom reports whether GOGC or GOMEMLIMIT is set: a collection may then
+// start sooner, and the init makes no garbage.
+func custom() bool {
+	gogc, _ := syscall.Getenv("GOGC")
+	limit, _ := syscall.Getenv("GOMEMLIMIT")
+	return gogc != "" || limit != ""
 }
 
 // disabled reports GODEBUG=disablethp=1.
