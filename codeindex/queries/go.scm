@@ -33,10 +33,17 @@
   type: (interface_type
     (method_elem name: (field_identifier) @name) @definition.method)))
 
+; Every name of a spec: its names are its only identifier children (the
+; values are in an expression_list). A step with the field name: would
+; stop at the first (`const a, b = 1, 2`: the grammar's field map gives
+; the names after it no field of their own, and the query engine looks
+; no further). A group of variables is a var_spec_list.
 (const_declaration
-  (const_spec name: (identifier) @name) @definition.constant)
+  (const_spec (identifier) @name) @definition.constant)
 (var_declaration
-  (var_spec name: (identifier) @name) @definition.variable)
+  (var_spec (identifier) @name) @definition.variable)
+(var_declaration (var_spec_list
+  (var_spec (identifier) @name) @definition.variable))
 
 ;; references
 
