@@ -136,9 +136,35 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 			}
 		}
 	}
+	// Large literals in brackets (hashes, arrays, blocks) that define
+	// nothing (no keyword, no constant assigned) and hold no heredoc, nor
+	// follow one on their line (its body would be inside): the parser sees
+	// `TABLE = {}`, and a constant's range still ends at its bracket.
+	var lits [][2]int
+	var brackets []int
+	for i, t := range toks {
+		switch t.word {
+		case "{", "[":
+			brackets = append(brackets, i)
+		case "}", "]":
+			if len(brackets) == 0 {
+				break
+			}
+			o := brackets[len(brackets)-1]
+			brackets = brackets[:len(brackets)-1]
+			if (toks[o].word == "{") != (t.word == "}") {
+				brackets = brackets[:0] // unbalanced: no more
+				lits = lits[:0]
+				break
+			}
+			if t.pos-toks[o].end >= minLiteral && rubyPlain(src, toks, o, i) {
+				lits = append(lits, [2]int{toks[o].end, t.pos})
+			}
+		}
+	}
 	// The cuts in order: bodies, then parentheses and comments outside
 	// them.
-	cuts := append(append(append([][2]int(nil), bodies...), parens...), comments...)
+	cuts := append(append(append(append([][2]int(nil), bodies...), lits...), parens...), comments...)
 	slices.SortStableFunc(cuts, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	s := skeleton{src: src, out: out}
 	last := 0
@@ -153,6 +179,25 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 		return false
 	}
 	s.cut(len(src), len(src))
+	return true
+}
+
+// rubyPlain reports whether the tokens between the brackets o and c
+// define nothing and hold no heredoc, and no heredoc starts on the line
+// before o.
+func rubyPlain(src []byte, toks []rubyTok, o, c int) bool {
+	heredoc := func(t rubyTok) bool { return t.word == "lit" && bytes.Contains(src[t.pos:t.end], []byte("<<")) }
+	for k := o - 1; k >= 0 && !toks[k].nl; k-- {
+		if heredoc(toks[k]) {
+			return false
+		}
+	}
+	for k := o + 1; k < c; k++ {
+		t := toks[k]
+		if t.kw || heredoc(t) || t.constant && toks[k+1].word == "=" && toks[k+1].spaced {
+			return false
+		}
+	}
 	return true
 }
 

@@ -426,3 +426,57 @@ rtree<V>::~rtree() {}
 		t.Errorf("the skeleton splits #if from #endif:\n%s", x.sk.buf)
 	}
 }
+
+// TestSkeletonRubyLiterals: Ruby's skeleton leaves out the contents of
+// large bracket literals that define nothing (generated tables), keeps
+// those that do or that hold or follow a heredoc, and finds what a full
+// parse finds.
+func TestSkeletonRubyLiterals(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("module Tables\n  DECOMPOSITION = {\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "    \"\\u%04X\" => [0x%05X, %d],\n", i+0xC0, i*7, i)
+	}
+	b.WriteString("  }.freeze\n  LIST = [\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "    :name_%d,\n", i)
+	}
+	b.WriteString("  ]\n  HANDLERS = [\n    Class.new { def call(x) = x },\n    Struct.new(:a, :b) { Inner = 1 },\n    :padding_padding_padding_padding_padding,\n  ]\n")
+	b.WriteString("  DOC = [<<~EOS, {\n    text\n  EOS\n    key_one: 1, key_two: 2, key_three: 3, key_four: 4, key_five: 5,\n  }]\n")
+	b.WriteString("  def self.lookup(c)\n    DECOMPOSITION[c]\n  end\nend\n")
+	src := []byte(b.String())
+	l := LanguageByName("ruby")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	skel := string(x.sk.buf)
+	for _, want := range []string{"DECOMPOSITION = {}.freeze", "LIST = []", "def call", "Inner = 1", "key_five: 5"} {
+		if !strings.Contains(skel, want) {
+			t.Errorf("the skeleton lacks %q:\n%s", want, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Fatal("the sample has syntax errors")
+	}
+	full := x.definitions(l, tree, src, "a.rb")
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := symbols(sd, "a.rb"); fmt.Sprint(got) != fmt.Sprint(full) {
+		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
+	}
+	if len(full) < 6 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+}
