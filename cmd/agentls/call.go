@@ -2,13 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 
 	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/workspace"
@@ -92,7 +97,15 @@ func runCall(e *env, args []string) int {
 		return usageError(e, "call", callSynopsis, "settings: %v", err)
 	}
 
-	res := reg.Call(workspace.WithSession(e.ctx, sess), name, raw)
+	// A read-only tool changes nothing, so an interrupt before it has
+	// run for a while may end the process outright (see catchInterrupts).
+	delay := time.Duration(0)
+	if t, ok := reg.Get(name); !ok || t.ReadOnly() {
+		delay = interruptDelay
+	}
+	ctx, release := catchInterrupts(e.ctx, delay)
+	defer release()
+	res := reg.Call(workspace.WithSession(ctx, sess), name, raw)
 	out := e.stdout
 	if res.IsError {
 		out = e.stderr
@@ -108,6 +121,63 @@ func runCall(e *env, args []string) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// interruptDelay is how long a read-only tool runs before an interrupt
+// cancels it rather than ending the process (see catchInterrupts).
+const interruptDelay = 100 * time.Millisecond
+
+// catchInterrupts returns a context derived from parent that the first
+// interrupt (SIGINT, SIGTERM, SIGHUP) cancels, after which signals get
+// their default action again, so that a second one ends the process; and
+// the function that undoes it (call it when the call is over). With a
+// delay, signals are caught only from then on: os/signal starts two
+// threads to catch them (a goroutine locked to its thread and one waiting
+// for signals), which cost a fresh call ~1.4 ms of CPU (perf stat, empty
+// folder: 20.87 -> 19.48 ms task-clock, 454 -> 413 page faults; medians of
+// 31, load 8) that a grep of a source tree, done in tens of milliseconds,
+// need not pay. A tool that may change things (bash: its
+// commands run in their own process group and must be killed on an
+// interrupt) gets no delay.
+func catchInterrupts(parent context.Context, delay time.Duration) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	var (
+		mu    sync.Mutex
+		over  bool
+		sstop context.CancelFunc // unregisters the signals
+	)
+	catch := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if over {
+			return
+		}
+		var sctx context.Context
+		sctx, sstop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		stop := sstop
+		context.AfterFunc(sctx, func() {
+			stop() // the default action again
+			cancel()
+		})
+	}
+	var timer *time.Timer
+	if delay > 0 {
+		timer = time.AfterFunc(delay, catch)
+	} else {
+		catch()
+	}
+	return ctx, func() {
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Lock()
+		over = true
+		if sstop != nil {
+			sstop()
+		}
+		mu.Unlock()
+		cancel()
+	}
 }
 
 // shortLivedGC tunes the collector for a process that lives for one call:

@@ -14,9 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	_ "github.com/agentls/agentls/builtin"                       // registers the built-in tools
 	_ "github.com/agentls/agentls/cmd/agentls/internal/hugeheap" // a call's heap on huge pages (Linux)
@@ -66,12 +64,10 @@ const (
 )
 
 func main() {
-	// The first interrupt cancels the running command; once it has, signals
-	// get their default action again, so a second one ends the process.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	context.AfterFunc(ctx, stop)
-	code := run(&env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
-	stop()
+	// Interrupts are the commands' own business: serve, mcp and index
+	// cancel their work on the first one (the next ends the process), call
+	// too (see catchInterrupts); the others end at once.
+	code := run(&env{ctx: context.Background(), stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
 	os.Exit(code)
 }
 
