@@ -112,6 +112,40 @@ static agentls_capture *agentls_run_range(TSQueryCursor *qc, const TSQuery *q, T
 	return out;
 }
 
+// agentls_kids_over returns the children of root that overlap [lo, hi)
+// as the query cursor counts overlap (ending after lo, starting before
+// hi), *n of them, in a malloc'd array (NULL when out of memory).
+static TSNode *agentls_kids_over(TSNode root, uint32_t lo, uint32_t hi, uint32_t *n) {
+	*n = 0;
+	size_t cap = 4;
+	TSNode *out = malloc(cap * sizeof *out);
+	TSTreeCursor c = ts_tree_cursor_new(root);
+	if (out && ts_tree_cursor_goto_first_child_for_byte(&c, lo) >= 0) {
+		do {
+			TSNode k = ts_tree_cursor_current_node(&c);
+			if (ts_node_start_byte(k) >= hi) {
+				break;
+			}
+			if (ts_node_end_byte(k) <= lo) {
+				continue;
+			}
+			if (*n == cap) {
+				cap *= 2;
+				TSNode *g = realloc(out, cap * sizeof *g);
+				if (!g) {
+					free(out);
+					out = NULL;
+					break;
+				}
+				out = g;
+			}
+			out[(*n)++] = k;
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	return out;
+}
+
 typedef struct {
 	uint32_t lo, hi;
 	TSPoint lop, hip;
@@ -401,6 +435,56 @@ func runQueryRange(qc *sitter.QueryCursor, q *sitter.Query, root node, depth, lo
 	var n C.uint32_t
 	out := C.agentls_run_range(cqc, cq, &cnode, C.uint32_t(depth), C.uint32_t(lo), C.uint32_t(hi), C.bool(within), &n)
 	return copyCaptures(out, n, buf)
+}
+
+// runDefsRange sets x.caps to the captures of the definitions query of
+// l in the tree of root (a tree's root) over [lo, hi), as runQueryRange
+// finds them, run from the root's children that overlap the range when l
+// allows (see rootQuery): the same but for the matches of patterns
+// rooted at the root whose captures lie outside the range (with within,
+// none). ok is false when the query cannot be compiled or C is out of
+// memory. (The definitions walk, slower than the query over a range in
+// a long list of children, is left to whole trees.)
+func (x *extractor) runDefsRange(l *Language, root node, lo, hi uint32, within bool) (ok bool) {
+	q, err := l.defsQuery()
+	if err != nil {
+		return false
+	}
+	rq := rootQueryOf(l)
+	if !rq.ok || uint16(C.ts_node_symbol(root.c)) != rq.symbol {
+		x.caps = runQueryRange(x.qc, q, root, l.defDepth(), lo, hi, within, x.caps)
+		return true
+	}
+	var n C.uint32_t
+	kids := C.agentls_kids_over(root.c, C.uint32_t(lo), C.uint32_t(hi), &n)
+	if kids == nil {
+		return false
+	}
+	defer C.free(unsafe.Pointer(kids))
+	all := x.caps[:0]
+	var ord uint32
+	add := func(part []capture, pat, capt []uint16) {
+		next := ord
+		for _, c := range part {
+			c.match += ord
+			next = max(next, c.match+1)
+			if pat != nil {
+				c.pattern, c.index = pat[c.pattern], capt[c.index]
+			}
+			all = append(all, c)
+		}
+		ord = next
+	}
+	for _, k := range unsafe.Slice(kids, int(n)) {
+		x.part = runQueryRange(x.qc, q, node{k}, l.defDepth(), lo, hi, within, x.part)
+		add(x.part, nil, nil)
+		if rq.q != nil {
+			x.part = runQueryRange(x.qc, rq.q, node{k}, 0, lo, hi, within, x.part)
+			add(x.part, rq.pat, rq.capt)
+		}
+	}
+	x.caps = all
+	return true
 }
 
 // node is a node of a C tree (the root a query runs from).

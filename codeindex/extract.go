@@ -22,6 +22,7 @@ type extractor struct {
 	parsers map[*Language]*sitter.Parser
 	qc      *sitter.QueryCursor
 	caps    []capture // reused by runQuery
+	part    []capture // reused by runDefsRange
 	sk      skelOut   // reused by skeletonDefs
 	raw     []rawDef  // reused by collect
 	stack   []*rawDef
@@ -167,10 +168,6 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 	if l.maxDepth > 0 {
 		descend = 0 // definitions are near the root: its children are small
 	}
-	defs, err := l.defsQuery()
-	if err != nil {
-		return nil, false
-	}
 	spans, depth := changedSpans(old, tree, e, descend)
 	if spans == nil || len(spans) > 32 {
 		return nil, false
@@ -289,7 +286,9 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			if s.lo >= s.hi {
 				continue
 			}
-			x.caps = runQueryRange(x.qc, defs, tree.root(), l.defDepth(), s.lo, s.hi, true, x.caps)
+			if !x.runDefsRange(l, tree.root(), s.lo, s.hi, true) {
+				return nil, false
+			}
 			added = append(added, x.collect(l, src, nil)...)
 		}
 	} else {
@@ -298,7 +297,9 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 		// what the spans hold and of what prev gives outside them, must
 		// be old's, else the whole tree is queried again.
 		lo, hi := e.StartIndex, e.NewEndIndex
-		x.caps = runQueryRange(x.qc, defs, old.root(), l.defDepth(), lo, hi, false, x.caps)
+		if !x.runDefsRange(l, old.root(), lo, hi, false) {
+			return nil, false
+		}
 		was, okOld := x.around(l, src, lo, hi)
 		if !okOld {
 			return nil, false
@@ -307,7 +308,9 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 			if s.lo >= s.hi {
 				continue
 			}
-			x.caps = runQueryRange(x.qc, defs, tree.root(), l.defDepth(), s.lo, s.hi, false, x.caps)
+			if !x.runDefsRange(l, tree.root(), s.lo, s.hi, false) {
+				return nil, false
+			}
 			raw := x.raws(l, src, nil)
 			keep := raw[:0]
 			var is []rawDef

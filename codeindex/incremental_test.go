@@ -681,3 +681,91 @@ func largestOf(dir string, l *Language) (string, []byte) {
 	})
 	return best, text
 }
+
+// TestRunDefsRange: the definitions query over a range run from the
+// root's children (runDefsRange, with the patterns rooted at the root
+// unwrapped) finds the matches a query from the root finds (pattern and
+// capture numbers too), in every language
+// archive, over random ranges: all of them with within; without it, all
+// but matches of root patterns that lie wholly outside the range.
+func TestRunDefsRange(t *testing.T) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no language archives")
+	}
+	x := newExtractor()
+	defer x.Close()
+	type capt struct {
+		index      uint16
+		start, end uint32
+	}
+	matches := func(caps []capture) map[string][]capt {
+		out := map[string][]capt{}
+		for i := 0; i < len(caps); {
+			m := caps[i].match
+			var cs []capt
+			p := caps[i].pattern
+			for ; i < len(caps) && caps[i].match == m; i++ {
+				cs = append(cs, capt{caps[i].index, caps[i].rng.StartByte, caps[i].rng.EndByte})
+			}
+			k := fmt.Sprint(p, cs)
+			out[k] = cs
+		}
+		return out
+	}
+	unwrapped := 0
+	for fi, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := ar.Files[0]
+		l := LanguageFor(f.Name)
+		tree, err := x.parseTree(l, f.Data, ctree{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := l.defsQuery()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rq := rootQueryOf(l); rq.q != nil {
+			unwrapped++
+		}
+		rng := rand.New(rand.NewPCG(uint64(fi), 3))
+		n := uint32(len(f.Data))
+		for range 200 {
+			lo := rng.Uint32N(n + 1)
+			hi := min(n, lo+rng.Uint32N(400))
+			for _, within := range []bool{true, false} {
+				x.caps = runQueryRange(x.qc, q, tree.root(), l.defDepth(), lo, hi, within, x.caps)
+				want := matches(x.caps)
+				if !x.runDefsRange(l, tree.root(), lo, hi, within) {
+					t.Fatalf("%s [%d, %d): runDefsRange failed", f.Name, lo, hi)
+				}
+				got := matches(x.caps)
+				for k, cs := range want {
+					if _, ok := got[k]; ok {
+						continue
+					}
+					outside := true
+					for _, c := range cs {
+						outside = outside && (c.end <= lo || c.start >= hi)
+					}
+					if within || !outside {
+						t.Fatalf("%s [%d, %d) within %v: the query from the root's children misses %s", f.Name, lo, hi, within, k)
+					}
+				}
+				for k := range got {
+					if _, ok := want[k]; !ok {
+						t.Fatalf("%s [%d, %d) within %v: the query from the root's children finds %s, the root's does not", f.Name, lo, hi, within, k)
+					}
+				}
+			}
+		}
+		tree.close()
+	}
+	if unwrapped < 5 {
+		t.Errorf("only %d languages have root patterns unwrapped", unwrapped)
+	}
+}
