@@ -613,6 +613,10 @@ func BenchmarkIncrementalPhases(b *testing.B) {
 			}
 			defer func() { tree.close() }()
 			prev := x.treeDefs(l, tree.root(), src)
+			if _, err := l.defsQuery(); err != nil { // compiled on first use
+				b.Fatal(err)
+			}
+			rootQueryOf(l)
 			lines := strings.SplitAfter(string(src), "\n")
 			descend := uint32(maxDescend)
 			if l.maxDepth > 0 {
