@@ -90,6 +90,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		stmtEq              bool // an '=' outside parentheses in this statement
 		// init: the ':' after a parameter list (C++: `X(int a) : a_(a) {`),
 		// the parameters and the macros left out after them.
+		// ret: where a Rust fn's parameters end, and the skeleton there.
+		ret struct {
+			from int
+			snap skelSnap
+		}
 		init struct {
 			colon  int
 			params group
@@ -239,6 +244,25 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			push(closer, "")
 			continue
 		}
+		if c == '#' && sx.macros {
+			// A Rust attribute, #[...] or #![...]: a node of its own
+			// beside the item, which holds no definition; it goes whole.
+			at := e
+			if at < len(src) && src[at] == '!' {
+				at++
+			}
+			if at < len(src) && src[at] == '[' {
+				snap := b.save()
+				close, _ := b.block(at+1, ']', false)
+				if b.fail {
+					return close, defs
+				}
+				b.restore(snap)
+				b.cut(off, close+1)
+				off = close + 1
+				continue
+			}
+		}
 		if c == '!' && sx.macros && off > 0 && isIdentByte(src[off-1]) {
 			macroTok, macroWord = tokN+1, prevWord
 		}
@@ -290,6 +314,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					for _, t := range tail[:tailN] {
 						b.cut(t[0], t[1])
 					}
+				} else if ret.from > 0 && paren == 0 && head&kwFunc != 0 && funcFirst {
+					b.restore(ret.snap)
+					b.cut(ret.from, off)
 				} else {
 					b.restore(snap)
 				}
@@ -306,6 +333,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if !initBrace {
 				init.colon = 0
 			}
+			ret.from = 0
 			push('}', "")
 			continue
 		case '}', ']', ')':
@@ -324,6 +352,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if c == ')' && sx.parens == parensAny && b.cuttable(&last) {
 				b.restore(last.snap)
 				b.cut(last.open+1, off)
+			}
+			if sx.macros && paren == 0 && headAngle == 0 && c == ')' && head&kwFunc != 0 && funcFirst && ret.from == 0 {
+				// A fn's parameters: what follows up to its body (a return
+				// type, a where clause) goes with the body.
+				ret.from, ret.snap = off+1, b.save()
 			}
 		case '(', '[':
 			if c == '[' && (prev == '=' || prev == '(' || prev == ',' || prev == 'A' || prev == ':' || prev == 'i' && prevWord == "return" ||
@@ -382,7 +415,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 			}
 			genericEq = tokN == eqTok+1
-			if paren == 0 && head&kwContainer != 0 && sx.generics {
+			if paren == 0 && (head&kwContainer != 0 || sx.macros && head&kwFunc != 0) && sx.generics {
 				headAngle++
 			}
 		case '>':
@@ -395,6 +428,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				head, headBlocked, headAngle = 0, false, 0
 				stmtEq = false
 				init.colon = 0
+				ret.from = 0
 			}
 		case '=':
 			if e < len(src) && src[e] == '=' {

@@ -480,3 +480,88 @@ func TestSkeletonRubyLiterals(t *testing.T) {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
 }
+
+// TestSkeletonRustItems: Rust's skeleton leaves out attributes, the
+// parameters of `fn new` (new is no keyword in Rust) and what stands
+// between a fn's parameters and its body (return type, where clause),
+// and finds what a full parse finds.
+func TestSkeletonRustItems(t *testing.T) {
+	src := []byte(`#![allow(dead_code)]
+use std::fmt;
+
+#[derive(Debug, Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct Split<'a, T: 'a, P> {
+    #[doc(hidden)]
+    v: &'a [T],
+    pred: P,
+}
+
+impl<'a, T: 'a, P: FnMut(&T) -> bool> Split<'a, T, P> {
+    #[inline]
+    pub(super) fn new(slice: &'a [T], pred: P) -> Self {
+        Self { v: slice, pred }
+    }
+}
+
+#[inline]
+pub fn from_generator<G: Generator<Return = ()> + Unpin>(
+    generator: G,
+) -> impl Iterator<Item = G::Yield> {
+    FromGenerator(generator)
+}
+
+impl<T: fmt::Debug, P> fmt::Debug for Split<'_, T, P>
+where
+    P: FnMut(&T) -> bool,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Split").field("v", &self.v).finish()
+    }
+}
+
+pub trait Shape {
+    fn area(&self) -> f64;
+    fn name(&self) -> String where Self: Sized { String::new() }
+}
+`)
+	l := LanguageByName("rust")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	skel := string(x.sk.buf)
+	for _, gone := range []string{"#[", "#!", "slice: &", "-> Self", "-> impl", "-> fmt::Result", "where Self"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"fn area(", "-> f64;", "Generator<Return = ()> + Unpin>"} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Fatal("the sample has syntax errors")
+	}
+	full := x.definitions(l, tree, src, "a.rs")
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := symbols(sd, "a.rs"); fmt.Sprint(got) != fmt.Sprint(full) {
+		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
+	}
+	if len(full) < 8 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+}

@@ -129,6 +129,10 @@ const (
 // starts a regular expression).
 var controlWords = []string{"if", "try", "for", "while", "switch", "catch", "with", "foreach", "elseif", "synchronized", "using", "lock", "fixed", "match", "return", "typeof", "instanceof", "new", "delete", "void", "throw", "case", "do", "else", "in", "of", "yield", "await"}
 
+// rustControl are Rust's control words: new, with, lock… are names of
+// functions there (`fn new(...)`, whose parameters the skeleton empties).
+var rustControl = []string{"if", "for", "while", "match", "return", "else", "in", "loop", "await", "yield", "do", "try"}
+
 func (sx *syntax) init() {
 	sx.kw = make(map[string]uint8)
 	for _, w := range sx.containers {
@@ -143,7 +147,11 @@ func (sx *syntax) init() {
 	for _, w := range sx.defs {
 		sx.kw[w] |= kwDef
 	}
-	for _, w := range controlWords {
+	control := controlWords
+	if sx.macros {
+		control = rustControl
+	}
+	for _, w := range control {
 		sx.kw[w] |= kwControl
 	}
 	for _, w := range sx.keep {
