@@ -53,8 +53,12 @@
 // mtime changed are read. A buffer update reparses the buffer's tree
 // incrementally and queries only the nodes the edit touches or the parse
 // made anew, children of the root or, for an edit inside a class or a
-// function, of the deepest node around it (changedSpans); the other
-// definitions move with the edit. A buffer with syntax errors is
+// function, of the deepest node around it (changedSpans), from the
+// root's children they lie in, not the root (rootq.go); the other
+// definitions move with the edit. The parse is most of an update: the
+// lists of grammars with conflicts (C, C++, C#, Java...) are rebuilt
+// item by item around the edit (BenchmarkIncrementalPhases splits an
+// update by phase). A buffer with syntax errors is
 // parsed afresh once, before the next query, not on every keystroke.
 // References are found on demand: files containing the name are parsed in
 // full. Signatures and doc comments are read from the file for the symbols
