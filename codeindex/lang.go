@@ -173,7 +173,7 @@ func (l *Language) load() error {
 		p := sitter.NewParser()
 		p.SetLanguage(l.lang)
 		var names []string
-		l.walk, names, l.walkErr = compileWalk(p, defSrc)
+		l.walk, names, l.walkErr = compileWalk(p, l.Name, defSrc)
 		p.Close()
 		if l.walk.c != nil {
 			l.defInfo = captureInfos(names)

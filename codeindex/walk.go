@@ -26,6 +26,7 @@ void ts_tree_cursor_current_status(const TSTreeCursor *self, uint16_t *field_id,
 	bool *has_later_named_siblings, bool *can_have_later_siblings_with_this_field, uint16_t *supertypes, unsigned *supertype_count);
 uint16_t ts_node_symbol(TSNode self);
 bool ts_node_is_named(TSNode self);
+bool ts_node_has_error(TSNode self);
 uint32_t ts_node_child_count(TSNode self);
 TSNode ts_node_child_by_field_id(TSNode self, uint16_t field_id);
 uint32_t ts_node_start_byte(TSNode self);
@@ -75,6 +76,8 @@ typedef struct {
 	uint32_t *root_off; // nsymbols+1 offsets into roots
 	uint32_t *roots;    // step index of each root
 	uint16_t *pattern;  // pattern index of each root
+	uint32_t nskip;
+	uint8_t *skip;      // by symbol: no pattern root can lie below a node of it
 } agentls_walker;
 
 typedef struct {
@@ -316,7 +319,7 @@ static agentls_capture *agentls_walk(const agentls_walker *w, TSNode root, uint3
 	for (;;) {
 		TSNode node = ts_tree_cursor_current_node(&tc);
 		uint32_t s = ts_node_start_byte(node), e = ts_node_end_byte(node);
-		bool in = e > lo && s < hi;
+		bool in = e > lo && s < hi, down = in && d < depth;
 		if (in) {
 			uint16_t sym = ts_node_symbol(node);
 			if (sym < w->nsymbols && w->root_off[sym] < w->root_off[sym + 1]) {
@@ -325,8 +328,13 @@ static agentls_capture *agentls_walk(const agentls_walker *w, TSNode root, uint3
 					break;
 				}
 			}
+			// A subtree that the grammar says holds no pattern root is
+			// skipped, unless error recovery put something else in it.
+			if (down && sym < w->nskip && w->skip[sym] && !ts_node_has_error(node)) {
+				down = false;
+			}
 		}
-		if (in && d < depth && ts_tree_cursor_goto_first_child(&tc)) {
+		if (down && ts_tree_cursor_goto_first_child(&tc)) {
 			d++;
 			continue;
 		}
@@ -437,7 +445,7 @@ type pstep struct {
 // does not implement (quantifiers, predicates, anonymous nodes, a pattern
 // rooted at an alternation or a wildcard): the language then keeps the
 // query.
-func compileWalk(p *sitter.Parser, src []byte) (w walker, names []string, err error) {
+func compileWalk(p *sitter.Parser, lang string, src []byte) (w walker, names []string, err error) {
 	cp := (*C.TSParser)(parserC(p))
 	sc := &scmScanner{src: src}
 	sc.symbol = func(name string) uint16 {
@@ -553,7 +561,45 @@ func compileWalk(p *sitter.Parser, src []byte) (w walker, names []string, err er
 	cw.root_off = (*C.uint32_t)(cCopy(off))
 	cw.roots = (*C.uint32_t)(cCopy(rs))
 	cw.pattern = (*C.uint16_t)(cCopy(pat))
+	var skip []uint8
+	for _, name := range walkSkip[lang] {
+		sym := sc.symbol(name)
+		if sym == 0 {
+			return walker{}, nil, fmt.Errorf("walkSkip: no node type %q", name)
+		}
+		for int(sym) >= len(skip) {
+			skip = append(skip, 0)
+		}
+		skip[sym] = 1
+	}
+	cw.nskip = C.uint32_t(len(skip))
+	cw.skip = (*C.uint8_t)(cCopy(skip))
 	return walker{cw}, sc.names, nil
+}
+
+// walkSkip lists, by language, the node types below which the grammar
+// allows no node where a definitions pattern starts: the walk does not
+// look into them (it still tries the node itself, and the patterns
+// matched above it read what they need of it). Each entry must hold for
+// every tree the grammar can build, not only for the corpora: where a
+// type can hold a block, a closure or a class body it is not here.
+// Python's compound statements (the only definitions) stand only in a
+// module, a block or a decorated definition, never in an expression or a
+// simple statement. Rust's token trees (macro arguments and bodies,
+// attribute arguments) hold only tokens, and paths of a use only names.
+var walkSkip = map[string][]string{
+	"python": {
+		"expression_statement", "return_statement", "import_statement", "import_from_statement",
+		"future_import_statement", "assert_statement", "delete_statement", "raise_statement",
+		"global_statement", "nonlocal_statement", "print_statement", "exec_statement",
+		"parameters", "lambda_parameters", "argument_list", "decorator", "string",
+		"concatenated_string", "call", "attribute", "subscript", "binary_operator",
+		"comparison_operator", "boolean_operator", "not_operator", "unary_operator", "list",
+		"tuple", "dictionary", "set", "list_comprehension", "dictionary_comprehension",
+		"set_comprehension", "generator_expression", "lambda", "conditional_expression",
+		"keyword_argument", "type", "parenthesized_expression",
+	},
+	"rust": {"use_declaration", "token_tree", "visibility_modifier", "macro_rule", "string_literal", "raw_string_literal"},
 }
 
 // cCopy copies s to C memory (never freed: a walker lives as long as the

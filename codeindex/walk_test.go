@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"golang.org/x/tools/txtar"
@@ -82,6 +83,15 @@ func TestWalkMatchesQuery(t *testing.T) {
 				byLang[l] = append(byLang[l], f.Data)
 			}
 		}
+	}
+	// Broken text, where error recovery builds trees the grammar does not
+	// (the walk looks into the types of walkSkip that hold an error).
+	for name, src := range map[string]string{
+		"python": "f(\ndef g():\n  pass\n)\nx = [class C: pass]\nprint(def h(): 1)\nimport a.b\n  def i(): pass\nreturn (\nclass D:\n  def j(self): pass\n\nfoo(a, b\n\nclass E:\n  pass\n",
+		"rust":   "use a::{fn f() {}};\n#[attr(struct S;)]\nfn g() { m!{ struct T; } }\nuse b::{c, d\nfn k() {}\npub(crate struct U;\n",
+	} {
+		l := LanguageByName(name)
+		byLang[l] = append(byLang[l], []byte(src))
 	}
 	for _, l := range Languages() {
 		if len(byLang[l]) == 0 {
@@ -264,4 +274,86 @@ func matchText(s string, text []byte) string {
 		q = q[:j]
 	}
 	return fmt.Sprintf(" %q", q)
+}
+
+// BenchmarkDefsPass times the definitions pass alone, the query's and the
+// walk's taking turns file by file over the same trees (the cold build's:
+// each file's skeleton parsed once), for each language of
+// $AGENTLS_CORPUS/LANGUAGE, or of testdata/lang without it; it reports
+// the time per file of each and the walk's over the query's.
+func BenchmarkDefsPass(b *testing.B) {
+	root := os.Getenv("AGENTLS_CORPUS")
+	for _, l := range Languages() {
+		b.Run(l.Name, func(b *testing.B) {
+			if err := l.load(); err != nil {
+				b.Fatal(err)
+			}
+			q, err := l.defsQuery()
+			if err != nil {
+				b.Fatal(err)
+			}
+			x := newExtractor()
+			defer x.Close()
+			var texts [][]byte
+			add := func(src []byte) {
+				if l.skeleton != nil && l.skeleton(&x.sk, src) {
+					src = append([]byte(nil), x.sk.buf...)
+				}
+				texts = append(texts, src)
+			}
+			if root == "" {
+				files, _ := filepath.Glob("testdata/lang/*.txtar")
+				for _, file := range files {
+					ar, err := txtar.ParseFile(file)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, f := range ar.Files {
+						if LanguageFor(f.Name) == l {
+							add(f.Data)
+						}
+					}
+				}
+			} else {
+				filepath.WalkDir(filepath.Join(root, l.Name), func(p string, e fs.DirEntry, err error) error {
+					if err == nil && !e.IsDir() && LanguageFor(p) == l {
+						if src, err := os.ReadFile(p); err == nil && len(src) <= maxFileSize && !skip(src) {
+							add(src)
+						}
+					}
+					return nil
+				})
+			}
+			if len(texts) == 0 {
+				b.Skip("no files")
+			}
+			trees := make([]ctree, len(texts))
+			for i, text := range texts {
+				if trees[i], err = x.parseTree(l, text, ctree{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			defer func() {
+				for _, t := range trees {
+					t.close()
+				}
+			}()
+			var query, walk time.Duration
+			for b.Loop() {
+				for _, t := range trees {
+					t0 := time.Now()
+					x.caps = runQuery(x.qc, q, t.root(), l.defDepth(), x.caps)
+					t1 := time.Now()
+					x.caps = walkRange(l.walk, t.root(), l.defDepth(), 0, math.MaxUint32, true, x.caps)
+					walk += time.Since(t1)
+					query += t1.Sub(t0)
+				}
+			}
+			n := float64(b.N * len(trees))
+			b.ReportMetric(float64(query.Nanoseconds())/n, "query-ns/file")
+			b.ReportMetric(float64(walk.Nanoseconds())/n, "walk-ns/file")
+			b.ReportMetric(float64(walk)/float64(max(query, 1)), "walk/query")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
 }
