@@ -98,7 +98,7 @@ func CommandReadOnly(c *Command) (bool, string) {
 		if !ok {
 			break
 		}
-		if !transparentWrappers[wrapper] {
+		if !transparentWrappers()[wrapper] {
 			return false, fmt.Sprintf("%s runs another command", wrapper)
 		}
 		if wrapper == "time" {
@@ -115,7 +115,7 @@ func CommandReadOnly(c *Command) (bool, string) {
 	if name.Dynamic {
 		return false, fmt.Sprintf("the command name %s is known only at run time", name.Text)
 	}
-	check, known := readOnlyCommands[name.Text]
+	check, known := readOnlyCommands()[name.Text]
 	if !known {
 		return false, fmt.Sprintf("%s is not a known read-only command", name.Text)
 	}
@@ -129,51 +129,55 @@ func CommandReadOnly(c *Command) (bool, string) {
 }
 
 // transparentWrappers run their command and do nothing else of note.
-var transparentWrappers = map[string]bool{
-	"command": true, "builtin": true, "exec": true, "nice": true, "time": true,
-	"timeout": true, "stdbuf": true, "ionice": true,
-}
+var transparentWrappers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"command": true, "builtin": true, "exec": true, "nice": true, "time": true,
+		"timeout": true, "stdbuf": true, "ionice": true,
+	}
+})
 
 // readOnlyCommands maps each command known to be read-only to a check of
 // its arguments (nil: any arguments). A check returns why the arguments
 // make the command not read-only, or "".
-var readOnlyCommands = map[string]func(args []Word) string{
-	// Readers and filters with no option that writes a file or runs a program.
-	"cat": nil, "head": nil, "tail": nil, "wc": nil, "ls": nil, "pwd": nil,
-	"echo": nil, "printf": forbidOptions("-v"), "true": nil, "false": nil, ":": nil,
-	"test": checkTest, "[": checkTest,
-	"basename": nil, "dirname": nil, "realpath": nil, "readlink": nil, "stat": nil,
-	"du": nil, "df": nil, "cut": nil, "tr": nil, "nl": nil,
-	"od": nil, "hexdump": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil,
-	"sha512sum": nil, "cksum": nil, "b2sum": nil, "diff": nil, "cmp": nil, "comm": nil,
-	"column": nil, "tac": nil, "rev": nil, "fold": nil, "paste": nil, "join": nil,
-	"strings": nil, "seq": nil, "whoami": nil, "id": nil, "uname": nil, "groups": nil,
-	"printenv": nil, "locale": nil, "which": nil, "type": nil, "grep": nil, "egrep": nil,
-	"fgrep": nil, "jq": nil, "sleep": nil, "wait": forbidOptions("-p"), "ps": nil, "nproc": nil,
-	"arch": nil, "expr": nil, "cd": nil, "pushd": nil, "popd": nil, "dirs": nil,
-	"set": checkSet, "shopt": checkShopt, "exit": numbersOnly, "return": numbersOnly, "break": numbersOnly,
-	"continue": numbersOnly, "shift": numbersOnly, "expand": nil, "unexpand": nil,
-	"zcat": nil, "look": nil, "tty": nil, "getconf": nil,
-	// Readers with options that write or run programs.
-	"find": checkFind,
-	"file": forbidOptions("-C", "--compile"),
-	"tree": forbidOptions("-o"),
-	"rg":   forbidOptions("--pre", "--hostname-bin"),
-	"fd":   forbidOptions("-x", "--exec", "-X", "--exec-batch"),
-	"sort": forbidOptions("-o", "--output", "--compress-program"),
-	"sed":  checkSed,
-	"date": forbidOptions("-s", "--set"),
-	"uniq": maxOperands(1),
-	"hostname": func(args []Word) string {
-		if why := forbidOptions("-F", "--file", "-b", "--boot")(args); why != "" {
-			return why
-		}
-		return maxOperands(0)(args)
-	},
-	"env": maxOperands(0),
-	"git": checkGit,
-	"go":  checkGo,
-}
+var readOnlyCommands = sync.OnceValue(func() map[string]func(args []Word) string {
+	return map[string]func(args []Word) string{
+		// Readers and filters with no option that writes a file or runs a program.
+		"cat": nil, "head": nil, "tail": nil, "wc": nil, "ls": nil, "pwd": nil,
+		"echo": nil, "printf": forbidOptions("-v"), "true": nil, "false": nil, ":": nil,
+		"test": checkTest, "[": checkTest,
+		"basename": nil, "dirname": nil, "realpath": nil, "readlink": nil, "stat": nil,
+		"du": nil, "df": nil, "cut": nil, "tr": nil, "nl": nil,
+		"od": nil, "hexdump": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil,
+		"sha512sum": nil, "cksum": nil, "b2sum": nil, "diff": nil, "cmp": nil, "comm": nil,
+		"column": nil, "tac": nil, "rev": nil, "fold": nil, "paste": nil, "join": nil,
+		"strings": nil, "seq": nil, "whoami": nil, "id": nil, "uname": nil, "groups": nil,
+		"printenv": nil, "locale": nil, "which": nil, "type": nil, "grep": nil, "egrep": nil,
+		"fgrep": nil, "jq": nil, "sleep": nil, "wait": forbidOptions("-p"), "ps": nil, "nproc": nil,
+		"arch": nil, "expr": nil, "cd": nil, "pushd": nil, "popd": nil, "dirs": nil,
+		"set": checkSet, "shopt": checkShopt, "exit": numbersOnly, "return": numbersOnly, "break": numbersOnly,
+		"continue": numbersOnly, "shift": numbersOnly, "expand": nil, "unexpand": nil,
+		"zcat": nil, "look": nil, "tty": nil, "getconf": nil,
+		// Readers with options that write or run programs.
+		"find": checkFind,
+		"file": forbidOptions("-C", "--compile"),
+		"tree": forbidOptions("-o"),
+		"rg":   forbidOptions("--pre", "--hostname-bin"),
+		"fd":   forbidOptions("-x", "--exec", "-X", "--exec-batch"),
+		"sort": forbidOptions("-o", "--output", "--compress-program"),
+		"sed":  checkSed,
+		"date": forbidOptions("-s", "--set"),
+		"uniq": maxOperands(1),
+		"hostname": func(args []Word) string {
+			if why := forbidOptions("-F", "--file", "-b", "--boot")(args); why != "" {
+				return why
+			}
+			return maxOperands(0)(args)
+		},
+		"env": maxOperands(0),
+		"git": checkGit,
+		"go":  checkGo,
+	}
+})
 
 // options splits arguments into options and operands (after "--" all are
 // operands). dynamic reports a word known only at run time.
@@ -273,10 +277,12 @@ func numbersOnly(args []Word) string {
 
 // safeSetOptions are the shell options `set` may change in a read-only
 // command: they change how errors and expansions behave, nothing else.
-var safeSetOptions = map[string]bool{
-	"errexit": true, "nounset": true, "pipefail": true, "xtrace": true, "verbose": true,
-	"noglob": true, "noclobber": true, "noexec": true,
-}
+var safeSetOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"errexit": true, "nounset": true, "pipefail": true, "xtrace": true, "verbose": true,
+		"noglob": true, "noclobber": true, "noexec": true,
+	}
+})
 
 // checkSet allows set without arguments (print the variables), the options
 // e, u, x, v, f, C, n and -o/+o with a name of safeSetOptions, and `--`
@@ -296,7 +302,7 @@ func checkSet(args []Word) string {
 			return ""
 		}
 		if t == "-o" || t == "+o" {
-			if i+1 < len(args) && !args[i+1].Dynamic && safeSetOptions[args[i+1].Text] {
+			if i+1 < len(args) && !args[i+1].Dynamic && safeSetOptions()[args[i+1].Text] {
 				i++
 				continue
 			}
@@ -307,7 +313,7 @@ func checkSet(args []Word) string {
 		}
 		for j, c := range t[1:] {
 			if c == 'o' && j == len(t)-2 { // -euo pipefail
-				if i+1 < len(args) && !args[i+1].Dynamic && safeSetOptions[args[i+1].Text] {
+				if i+1 < len(args) && !args[i+1].Dynamic && safeSetOptions()[args[i+1].Text] {
 					i++
 					continue
 				}
@@ -322,10 +328,12 @@ func checkSet(args []Word) string {
 }
 
 // safeShopts are the shopt options a read-only command may set.
-var safeShopts = map[string]bool{
-	"globstar": true, "nullglob": true, "dotglob": true, "extglob": true, "failglob": true,
-	"nocaseglob": true, "nocasematch": true, "globasciiranges": true,
-}
+var safeShopts = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"globstar": true, "nullglob": true, "dotglob": true, "extglob": true, "failglob": true,
+		"nocaseglob": true, "nocasematch": true, "globasciiranges": true,
+	}
+})
 
 // checkShopt allows printing options and setting those of safeShopts (not
 // expand_aliases, which lets BASH_ALIASES rename commands).
@@ -344,7 +352,7 @@ func checkShopt(args []Word) string {
 		return ""
 	}
 	for _, o := range ops {
-		if !safeShopts[o] {
+		if !safeShopts()[o] {
 			return "shopt " + o + " changes how later commands are read"
 		}
 	}
@@ -369,12 +377,14 @@ func checkFind(args []Word) string {
 
 // sedLongOptions are GNU sed's long options; true for those a read-only
 // command may use (expression is checked separately).
-var sedLongOptions = map[string]bool{
-	"quiet": true, "silent": true, "regexp-extended": true, "posix": true, "null-data": true,
-	"zero-terminated": true, "separate": true, "unbuffered": true, "debug": true, "sandbox": true,
-	"expression": true, "line-length": true, "help": true, "version": true,
-	"in-place": false, "file": false, "follow-symlinks": false, "binary": false,
-}
+var sedLongOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"quiet": true, "silent": true, "regexp-extended": true, "posix": true, "null-data": true,
+		"zero-terminated": true, "separate": true, "unbuffered": true, "debug": true, "sandbox": true,
+		"expression": true, "line-length": true, "help": true, "version": true,
+		"in-place": false, "file": false, "follow-symlinks": false, "binary": false,
+	}
+})
 
 // longOption resolves a long option the way getopt_long does: an exact
 // name, or a prefix of exactly one name. ok is false when it is unknown
@@ -424,8 +434,8 @@ func checkSed(args []Word) string {
 			i = len(args)
 		case strings.HasPrefix(t, "--"):
 			name, value, hasValue := strings.Cut(t[2:], "=")
-			full, ok := longOption(sedLongOptions, name)
-			if !ok || !sedLongOptions[full] {
+			full, ok := longOption(sedLongOptions(), name)
+			if !ok || !sedLongOptions()[full] {
 				return "option " + t + " is not known to be read-only"
 			}
 			switch full {
@@ -500,12 +510,14 @@ var sedAddrCmd = sync.OnceValue(func() *regexp.Regexp { // compiled at first use
 // gitSafeGlobals are the global options a read-only git command may use:
 // none of them changes where git reads its configuration or repository
 // from, or runs a program.
-var gitSafeGlobals = map[string]bool{
-	"--no-pager": true, "-P": true, "--no-optional-locks": true, "--literal-pathspecs": true,
-	"--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
-	"--no-replace-objects": true, "--version": true, "--help": true, "-h": true, "--no-lazy-fetch": true,
-	"--no-advice": true,
-}
+var gitSafeGlobals = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"--no-pager": true, "-P": true, "--no-optional-locks": true, "--literal-pathspecs": true,
+		"--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
+		"--no-replace-objects": true, "--version": true, "--help": true, "-h": true, "--no-lazy-fetch": true,
+		"--no-advice": true,
+	}
+})
 
 // gitSubcommand skips git's global options and returns the subcommand and
 // its arguments; bad names a global option other than gitSafeGlobals: -c,
@@ -521,7 +533,7 @@ func gitSubcommand(args []Word) (sub string, rest []Word, bad string) {
 		if !strings.HasPrefix(a.Text, "-") {
 			return a.Text, args[i+1:], ""
 		}
-		if !gitSafeGlobals[a.Text] {
+		if !gitSafeGlobals()[a.Text] {
 			return "", nil, "global option " + a.Text + " changes where git reads its configuration or repository, or what it runs"
 		}
 	}
@@ -531,7 +543,9 @@ func gitSubcommand(args []Word) (sub string, rest []Word, bad string) {
 // gitWithValue are the global options that take the next word as their
 // value, for finding the subcommand of a command that is not read-only
 // (deny patterns).
-var gitWithValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--config-env": true, "--exec-path": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
+var gitWithValue = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--config-env": true, "--exec-path": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
+})
 
 // gitSubcommandAny returns the subcommand whatever the global options.
 func gitSubcommandAny(args []Word) (sub string, rest []Word) {
@@ -543,7 +557,7 @@ func gitSubcommandAny(args []Word) (sub string, rest []Word) {
 		if !strings.HasPrefix(a.Text, "-") {
 			return a.Text, args[i+1:]
 		}
-		if gitWithValue[a.Text] {
+		if gitWithValue()[a.Text] {
 			i++
 		}
 	}
@@ -555,26 +569,28 @@ func gitSubcommandAny(args []Word) (sub string, rest []Word) {
 var gitLogForbidden = []string{"--output", "--ext-diff", "--textconv", "--open-files-in-pager"}
 
 // gitReadOnly maps read-only git subcommands to their check.
-var gitReadOnly = map[string]func(args []Word) string{
-	"status": forbidOptions(gitLogForbidden...), "blame": forbidOptions(gitLogForbidden...),
-	"annotate": forbidOptions(gitLogForbidden...), "rev-parse": nil, "ls-files": nil,
-	"ls-tree": nil, "cat-file": forbidOptions("--textconv", "--filters", "--batch-command"),
-	"describe": nil, "show-ref": nil, "merge-base": nil, "count-objects": nil,
-	"name-rev": nil, "for-each-ref": nil, "cherry": nil, "version": nil, "var": nil,
-	"shortlog":    forbidOptions(gitLogForbidden...),
-	"rev-list":    forbidOptions(gitLogForbidden...),
-	"whatchanged": forbidOptions(gitLogForbidden...),
-	"diff":        forbidOptions(gitLogForbidden...),
-	"log":         forbidOptions(gitLogForbidden...),
-	"show":        forbidOptions(gitLogForbidden...),
-	"grep":        forbidOptions("-O", "--open-files-in-pager", "--textconv"),
-	"branch":      checkGitList("--list", "-l", "-a", "-r", "-v", "-vv", "--all", "--remotes", "--verbose", "--show-current", "--merged", "--no-merged", "--contains", "--no-contains", "--sort", "--format", "--color", "--no-color", "--points-at", "--abbrev", "--no-abbrev", "--column", "--no-column", "-i", "--ignore-case"),
-	"tag":         checkGitList("--list", "-l", "-n", "--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--color", "--column", "--no-column", "-i", "--ignore-case"),
-	"remote":      checkGitRemote,
-	"config":      checkGitConfig,
-	"stash":       checkGitFirstOperand(gitLogForbidden, "list", "show"),
-	"reflog":      checkGitFirstOperand(gitLogForbidden, "", "show"),
-}
+var gitReadOnly = sync.OnceValue(func() map[string]func(args []Word) string {
+	return map[string]func(args []Word) string{
+		"status": forbidOptions(gitLogForbidden...), "blame": forbidOptions(gitLogForbidden...),
+		"annotate": forbidOptions(gitLogForbidden...), "rev-parse": nil, "ls-files": nil,
+		"ls-tree": nil, "cat-file": forbidOptions("--textconv", "--filters", "--batch-command"),
+		"describe": nil, "show-ref": nil, "merge-base": nil, "count-objects": nil,
+		"name-rev": nil, "for-each-ref": nil, "cherry": nil, "version": nil, "var": nil,
+		"shortlog":    forbidOptions(gitLogForbidden...),
+		"rev-list":    forbidOptions(gitLogForbidden...),
+		"whatchanged": forbidOptions(gitLogForbidden...),
+		"diff":        forbidOptions(gitLogForbidden...),
+		"log":         forbidOptions(gitLogForbidden...),
+		"show":        forbidOptions(gitLogForbidden...),
+		"grep":        forbidOptions("-O", "--open-files-in-pager", "--textconv"),
+		"branch":      checkGitList("--list", "-l", "-a", "-r", "-v", "-vv", "--all", "--remotes", "--verbose", "--show-current", "--merged", "--no-merged", "--contains", "--no-contains", "--sort", "--format", "--color", "--no-color", "--points-at", "--abbrev", "--no-abbrev", "--column", "--no-column", "-i", "--ignore-case"),
+		"tag":         checkGitList("--list", "-l", "-n", "--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--color", "--column", "--no-column", "-i", "--ignore-case"),
+		"remote":      checkGitRemote,
+		"config":      checkGitConfig,
+		"stash":       checkGitFirstOperand(gitLogForbidden, "list", "show"),
+		"reflog":      checkGitFirstOperand(gitLogForbidden, "", "show"),
+	}
+})
 
 // checkGitList allows a listing form: only the given options; operands only
 // as patterns after --list/-l.
@@ -625,16 +641,18 @@ func checkGitRemote(args []Word) string {
 
 // gitConfigReadOptions are the options of git config that only read (or
 // choose what to read); --file/-f and --blob take a value.
-var gitConfigReadOptions = map[string]bool{
-	"get": true, "get-all": true, "get-regexp": true, "get-urlmatch": true, "list": true,
-	"global": true, "local": true, "system": true, "worktree": true, "file": true, "blob": true,
-	"show-origin": true, "show-scope": true, "name-only": true, "null": true, "bool": true, "int": true,
-	"path": true, "bool-or-int": true, "expiry-date": true, "type": true, "default": true,
-	"includes": true, "no-includes": true, "all": true, "regexp": true, "value": true, "fixed-value": true,
-	"url": true,
-	"add": false, "unset": false, "unset-all": false, "replace-all": false, "rename-section": false,
-	"remove-section": false, "edit": false, "comment": false, "append": false,
-}
+var gitConfigReadOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"get": true, "get-all": true, "get-regexp": true, "get-urlmatch": true, "list": true,
+		"global": true, "local": true, "system": true, "worktree": true, "file": true, "blob": true,
+		"show-origin": true, "show-scope": true, "name-only": true, "null": true, "bool": true, "int": true,
+		"path": true, "bool-or-int": true, "expiry-date": true, "type": true, "default": true,
+		"includes": true, "no-includes": true, "all": true, "regexp": true, "value": true, "fixed-value": true,
+		"url": true,
+		"add": false, "unset": false, "unset-all": false, "replace-all": false, "rename-section": false,
+		"remove-section": false, "edit": false, "comment": false, "append": false,
+	}
+})
 
 // checkGitConfig allows the reading forms of git config: the get and list
 // subcommands (git 2.46), or --get*/--list, with no option that writes. A
@@ -655,8 +673,8 @@ func checkGitConfig(args []Word) string {
 			i++
 		case strings.HasPrefix(t, "--"):
 			name, _, hasValue := strings.Cut(t[2:], "=")
-			full, ok := longOption(gitConfigReadOptions, name)
-			if !ok || !gitConfigReadOptions[full] {
+			full, ok := longOption(gitConfigReadOptions(), name)
+			if !ok || !gitConfigReadOptions()[full] {
 				return "option " + t + " may change configuration"
 			}
 			if strings.HasPrefix(full, "get") || full == "list" {
@@ -714,7 +732,7 @@ func checkGit(args []Word) string {
 	if sub == "" {
 		return "" // git --version, git --help
 	}
-	check, ok := gitReadOnly[sub]
+	check, ok := gitReadOnly()[sub]
 	if !ok {
 		return "git " + sub + " is not a read-only subcommand"
 	}

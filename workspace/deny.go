@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The secrets deny list names files the tools must behave as if they did
@@ -90,7 +91,11 @@ func (d *denyList) match(rel, name string, isDir bool) bool {
 // leaves only the defaults. It is safe to call while tools run: each call
 // sees the old list or the new one.
 func (w *Workspace) SetDeny(patterns []string) {
-	w.deny.Store(compileDeny(patterns))
+	d := defaultDenyList()
+	if len(patterns) > 0 {
+		d = compileDeny(patterns)
+	}
+	w.deny.Store(d)
 	w.denyVersion.Add(1)
 }
 
@@ -108,10 +113,14 @@ func (w *Workspace) denyList() *denyList {
 	if d := w.deny.Load(); d != nil {
 		return d
 	}
-	return defaultDenyList
+	return defaultDenyList()
 }
 
-var defaultDenyList = compileDeny(nil)
+// defaultDenyList is DefaultDeny compiled, on first use: not at package
+// init, and once however many workspaces and SetDeny calls without a
+// pattern of their own (a fresh agentls call compiled it twice: at init
+// and when its settings were applied).
+var defaultDenyList = sync.OnceValue(func() *denyList { return compileDeny(nil) })
 
 // Denied reports whether the path rel (relative to the root, '/'- or
 // OS-separated; an absolute path inside the root is accepted too) is on the

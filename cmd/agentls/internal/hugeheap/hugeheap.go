@@ -19,7 +19,7 @@
 // faults. (MADV_COLLAPSE of the range in use took 0.2-15 ms here and
 // failed with EINVAL more often than not.) It runs as one of the first
 // inits, so the other packages' init allocations are covered too: it
-// imports only the runtime, strings and syscall (a package it waits for,
+// imports only the runtime, os, strings and syscall (a package it waits for,
 // such as runtime/debug, would put it after the ~100 others).
 //
 // Only for the call command (argv[1] == "call"): a server lives long and

@@ -1,6 +1,7 @@
 package hugeheap
 
 import (
+	"os"
 	"runtime"
 	"strings"
 	"syscall"
@@ -83,17 +84,9 @@ func disabled() bool {
 	return false
 }
 
-// isCall reports whether the process runs `agentls call` (os.Args is not
-// set yet when this init runs: it reads /proc/self/cmdline).
+// isCall reports whether the process runs `agentls call`. (os is
+// initialized before this package, which imports it: its init sets
+// os.Args.)
 func isCall() bool {
-	fd, err := syscall.Open("/proc/self/cmdline", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	defer syscall.Close(fd)
-	var buf [1024]byte
-	n, _ := syscall.Read(fd, buf[:])
-	args := buf[:max(n, 0)]
-	_, rest, ok := strings.Cut(string(args), "\x00") // past argv[0]
-	return ok && strings.HasPrefix(rest, "call\x00")
+	return len(os.Args) > 1 && os.Args[1] == "call"
 }
