@@ -39,13 +39,48 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 		calls       []group // open parentheses of calls (not of parameters)
 		then        = -1    // the end of this block's first `then`
 	)
+	// Of a table: the field being read (where it starts, the skeleton
+	// and state there, whether it defines something) and the run of
+	// fields before it that define nothing, left out once a field that
+	// defines something or the table's end shows it is not the whole
+	// table (the parser sees { f = function() end, }).
+	table := closer == luaTable
+	field := struct {
+		start   int
+		snap    skelSnap
+		prev    byte
+		prevKw  bool
+		defines bool
+	}{start: off, snap: b.save(), prev: prev}
+	runStart, runSnap := -1, skelSnap{}
 	// setDefs notes a definition in this block: the arguments around it
 	// stay.
 	setDefs := func() {
 		defs = true
+		field.defines = true
 		for i := range calls {
 			calls[i].complex = true
 		}
+	}
+	// endField ends the field before off; it returns true when the
+	// field is to be read again (the run before it was left out).
+	endField := func(off int) bool {
+		if !field.defines {
+			if runStart < 0 {
+				runStart, runSnap = field.start, field.snap
+			}
+			return false
+		}
+		if runStart < 0 {
+			return false
+		}
+		b.restore(runSnap)
+		b.cut(runStart, field.start)
+		runStart = -1
+		b.lx.operand = false
+		prev, prevKw = field.prev, field.prevKw
+		field.snap, field.defines = b.save(), false
+		return true
 	}
 	for off < len(src) {
 		k, e := b.lx.next(off)
@@ -197,8 +232,30 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 		case '}':
 			if closer != luaTable {
 				b.fail = true
+				return off, e, defs
+			}
+			if endField(off) {
+				off = field.start
+				continue
+			}
+			if defs && runStart >= 0 && off > runStart {
+				// The fields after the last that defines something.
+				b.restore(runSnap)
+				b.cut(runStart, off)
 			}
 			return off, e, defs
+		case ',', ';':
+			if table && len(calls) == 0 {
+				if endField(off) {
+					off = field.start
+					continue
+				}
+				field.start, field.snap, field.prev, field.prevKw, field.defines = e, skelSnap{}, c, false, false
+				prev = c
+				off = e
+				field.snap = b.save()
+				continue
+			}
 		case '=':
 			if e < len(src) && src[e] == '=' || prev == '=' || prev == '~' || prev == '<' || prev == '>' {
 				prev = 'o'

@@ -565,3 +565,54 @@ pub trait Shape {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
 }
+
+// TestSkeletonLuaTableFields: in a Lua table that defines functions, the
+// fields between those that define nothing are left out, and the
+// skeleton finds what a full parse finds.
+func TestSkeletonLuaTableFields(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("local M = {}\nlocal extension = {\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "  ext_%d = \"type_%d\",\n", i, i)
+		if i%7 == 3 {
+			fmt.Fprintf(&b, "  fn_%d = function(path, bufnr)\n    return detect(path, { a = 1 }, bufnr)\n  end,\n", i)
+		}
+	}
+	b.WriteString("  nested = { deep = function() end, plain = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 } };\n")
+	b.WriteString("  [\"8th\"] = \"8th\", last = call(a, b),\n}\nfunction M.match(name)\n  return extension[name]\nend\nreturn M\n")
+	src := []byte(b.String())
+	l := LanguageByName("lua")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	skel := string(x.sk.buf)
+	for _, gone := range []string{"ext_", "type_", "8th", "last", "plain"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Fatal("the sample has syntax errors")
+	}
+	full := x.definitions(l, tree, src, "a.lua")
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := symbols(sd, "a.lua"); fmt.Sprint(got) != fmt.Sprint(full) {
+		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
+	}
+	if len(full) < 6 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+}
