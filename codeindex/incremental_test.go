@@ -773,3 +773,32 @@ func TestRunDefsRange(t *testing.T) {
 		t.Errorf("only %d languages have root patterns unwrapped", unwrapped)
 	}
 }
+
+// TestSexpForms: rootQuery reads the top-level forms of a query's text
+// (strings and comments may hold brackets) and refuses what is not a node
+// pattern there.
+func TestSexpForms(t *testing.T) {
+	for _, c := range []struct {
+		src   string
+		forms []string // with their captures
+		ok    bool
+	}{
+		{"(a (b) @x)\n; c ( [\n(d \"(\" ; )\n) @y @z", []string{"(a (b) @x)", "(d \"(\" ; )\n) @y @z"}, true},
+		{"  (a)*\n(b)?", []string{"(a)*", "(b)?"}, true},
+		{"(a [(b) (c)] @x) @d.e-f", []string{"(a [(b) (c)] @x) @d.e-f"}, true},
+		{"\"str\"", nil, false},
+		{"name: (a)", nil, false},
+		{"(a) . (b)", nil, false},
+		{"(#eq? @x \"y\")", nil, false},
+		{"(a (b)", nil, false},
+	} {
+		forms, ok := sexpForms([]byte(c.src), 0, len(c.src))
+		var got []string
+		for _, f := range forms {
+			got = append(got, c.src[f.start:f.suffix])
+		}
+		if ok != c.ok || ok && !slices.Equal(got, c.forms) {
+			t.Errorf("sexpForms(%q) = %q, %v; want %q, %v", c.src, got, ok, c.forms, c.ok)
+		}
+	}
+}
