@@ -4,7 +4,8 @@
 # 1.0x rg).
 #
 # For each of ten patterns it runs `agentls call -C ROOT grep JSON` and the
-# same search as `rg -n --no-heading` alternately RUNS times with a warm
+# same search as `rg -n --no-heading` alternately RUNS times (taking turns
+# going first) with a warm
 # page cache, then the same query repeated inside one process with one
 # session (a running server: resident file table and content cache), and
 # prints medians in seconds and the ratios to rg: wall time, then user+sys
@@ -74,11 +75,20 @@ printf '%-18s %8s %8s %6s %9s %6s   %s\n' '' '(wall s)' '' '' '' '' '(user+sys s
 # pays before it searches: runtime, package inits, registry, settings).
 empty=$(mktemp -d)
 sa=() sr=() sca=() scr=()
-for _ in $(seq "$RUNS"); do
-	read -r w c < <(timed "$AGENTLS" call -C "$empty" grep '{"pattern":"x"}')
-	sa+=("$w") sca+=("$c")
-	read -r w c < <(timed rg -n --no-heading -e x "$empty")
-	sr+=("$w") scr+=("$c")
+for i in $(seq "$RUNS"); do
+	# The two take turns going first, so that neither always runs right
+	# after the other (and its cache, frequency or neighbours' load).
+	if ((i % 2)); then
+		read -r w c < <(timed "$AGENTLS" call -C "$empty" grep '{"pattern":"x"}')
+		sa+=("$w") sca+=("$c")
+		read -r w c < <(timed rg -n --no-heading -e x "$empty")
+		sr+=("$w") scr+=("$c")
+	else
+		read -r w c < <(timed rg -n --no-heading -e x "$empty")
+		sr+=("$w") scr+=("$c")
+		read -r w c < <(timed "$AGENTLS" call -C "$empty" grep '{"pattern":"x"}')
+		sa+=("$w") sca+=("$c")
+	fi
 done
 rmdir "$empty"
 ma=$(printf '%s\n' "${sa[@]}" | median)
@@ -97,12 +107,18 @@ for c in "${classes[@]}"; do
 	pattern=${rest%|*}
 	json="{\"pattern\":$(json_string "$pattern")$extra_json}"
 	ta=() tr=() ca=() cr=()
-	for _ in $(seq "$RUNS"); do
-		read -r w c < <(timed "$AGENTLS" call -C "$ROOT" grep "$json")
-		ta+=("$w") ca+=("$c")
+	for i in $(seq "$RUNS"); do
+		if ((i % 2)); then
+			read -r w c < <(timed "$AGENTLS" call -C "$ROOT" grep "$json")
+			ta+=("$w") ca+=("$c")
+		fi
 		# shellcheck disable=SC2086
 		read -r w c < <(timed rgin -n --no-heading $rgflag -e "$pattern")
 		tr+=("$w") cr+=("$c")
+		if ((i % 2 == 0)); then
+			read -r w c < <(timed "$AGENTLS" call -C "$ROOT" grep "$json")
+			ta+=("$w") ca+=("$c")
+		fi
 	done
 	ma=$(printf '%s\n' "${ta[@]}" | median)
 	mr=$(printf '%s\n' "${tr[@]}" | median)
@@ -119,3 +135,4 @@ for c in "${classes[@]}"; do
 		"$fresh" "$ms" "$inserver" "$mca" "$mcr" "$cpu" "$mcs"
 done
 printf '%s\n' "${logs[@]}" | awk '{f+=$1; s+=$2; c+=$3} END {printf "%-18s %8s %8s %6.2f %9s %6.2f   %6s %6s %5.2f\n", "geo-mean", "", "", exp(f/NR), "", exp(s/NR), "", "", exp(c/NR)}'
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
