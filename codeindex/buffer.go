@@ -80,6 +80,15 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 	if syms == nil {
 		syms = ix.bufx.treeDefs(l, tree.root(), src)
 	}
+	if b == nil {
+		// The buffer's first edit runs the definitions query
+		// (changedDefs), compiled on first use with its root query
+		// (C++'s take 130 ms): compile them now, beside the editor.
+		go func() {
+			l.defsQuery()
+			rootQueryOf(l)
+		}()
+	}
 	ix.putBufferLocked(rel, &buffer{opening: wb.Opening, version: version, src: src, tree: tree, lang: l, syms: syms, stale: stale})
 	return nil
 }
