@@ -59,7 +59,6 @@ classes=(
 TIMEFORMAT='%R %U %S'
 # timed CMD...: "wall cpu" seconds of CMD (output to $out)
 timed() { { time "$@" >"$out" 2>/dev/null; } 2>&1 | awk '{printf "%s %.3f\n", $1, $2 + $3}'; }
-rgin() { (cd "$ROOT" && rg "$@" || true); }
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 json_string() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
 ratio() { awk "BEGIN{printf \"%.4f\", ($2 > 0 ? $1 / $2 : 0)}"; }
@@ -97,6 +96,12 @@ mca=$(printf '%s\n' "${sca[@]}" | median)
 mcr=$(printf '%s\n' "${scr[@]}" | median)
 printf '%-18s %8.3f %8.3f %6.2f %9s %6s   %6.3f %6.3f %5.2f\n' 'start (empty dir)' "$ma" "$mr" "$(ratio "$ma" "$mr")" '' '' "$mca" "$mcr" "$(ratio "$mca" "$mcr")"
 
+# rg runs in ROOT (its paths are then relative, as agentls prints them);
+# it was run through a subshell that did the cd, whose fork was counted
+# in rg's time, ~1-2 ms of CPU a run: the shell moves there instead.
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+AGENTLS=$(abs "$AGENTLS") GREPBENCH=$(abs "$GREPBENCH") ROOT=$(abs "$ROOT")
+cd "$ROOT"
 logs=() # "ln(fresh) ln(server) ln(cpu)" per pattern
 for c in "${classes[@]}"; do
 	name=${c%%|*}
@@ -113,7 +118,7 @@ for c in "${classes[@]}"; do
 			ta+=("$w") ca+=("$c")
 		fi
 		# shellcheck disable=SC2086
-		read -r w c < <(timed rgin -n --no-heading $rgflag -e "$pattern")
+		read -r w c < <(timed rg -n --no-heading $rgflag -e "$pattern")
 		tr+=("$w") cr+=("$c")
 		if ((i % 2 == 0)); then
 			read -r w c < <(timed "$AGENTLS" call -C "$ROOT" grep "$json")
