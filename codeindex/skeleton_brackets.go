@@ -37,6 +37,9 @@ type bskel struct {
 	sx   *syntax
 	fail bool
 	then int // Lua: the end of the first `then` of the block luaBlock just read
+	// enum: the block about to be read is the body of a Java enum, whose
+	// constants may have bodies (A(1) { ... }).
+	enum bool
 }
 
 // group is an open or the last closed parenthesis of a block: the word
@@ -102,6 +105,10 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			tailN  int
 		}
 	)
+	// enumConsts: this block is an enum's body, before the ';' that
+	// ends its constants; headEnum: the statement has the word enum.
+	enumConsts, headEnum := b.enum, false
+	b.enum = false
 	// setDefs notes a definition in this block (the contents of the
 	// parentheses it is in then stay).
 	setDefs := func() {
@@ -180,6 +187,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			if word == "new" {
 				pendingNew = true
+			}
+			if word == "enum" && paren == 0 {
+				headEnum = true
 			}
 			if word == "template" && sx.templates {
 				if end := b.templateParams(e); end > 0 {
@@ -277,7 +287,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				container = true
 			case sx.identBrace && inContainer && paren == 0 && prev == 'i' && sx.kw[prevWord]&kwControl == 0:
 				container = true
-			case sx.anonClass && prev == ')' && (last.isNew || last.name != "" && sx.kw[last.name]&kwControl == 0 &&
+			case sx.anonClass && prev == ')' && (last.isNew || enumConsts && last.name != "" && sx.kw[last.name]&kwControl == 0 &&
 				(last.before == ',' || last.before == '{' || last.before == ';' || last.before == '}')):
 				// new T(...) { opens an anonymous class, A(...) { an enum constant body
 				container = true
@@ -287,6 +297,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			typedReturn = false
 			initBrace := init.colon > 0 && (prev == 'i' || prev == '>') // m_{x} among member initializers
+			b.enum = container && headEnum && sx.anonClass
 			snap := b.save()
 			close, inner := b.block(e, '}', container)
 			if b.fail {
@@ -328,7 +339,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			b.lx.operand = true
 			if paren == 0 && headAngle == 0 {
 				head, headBlocked = 0, false
-				stmtEq = false
+				stmtEq, headEnum = false, false
 			}
 			if !initBrace {
 				init.colon = 0
@@ -426,7 +437,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			pendingNew, typedReturn = false, false
 			if paren == 0 {
 				head, headBlocked, headAngle = 0, false, 0
-				stmtEq = false
+				stmtEq, headEnum, enumConsts = false, false, false
 				init.colon = 0
 				ret.from = 0
 			}

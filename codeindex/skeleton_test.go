@@ -616,3 +616,61 @@ func TestSkeletonLuaTableFields(t *testing.T) {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
 }
+
+// TestSkeletonJavaConstructors: a constructor without modifiers after a
+// field (`Node(int h) { this.h = h; }`) is no enum constant with a body:
+// its body goes; an enum's constants keep theirs.
+func TestSkeletonJavaConstructors(t *testing.T) {
+	src := []byte(`class Map<K, V> {
+    static class Node<K, V> {
+        final int hash;
+        Node(int hash, K key) {
+            this.hash = hash;
+            this.key = key;
+        }
+        Node(int hash) { this(hash, null); }
+    }
+    enum Op {
+        PLUS("+") { int apply(int a, int b) { return a + b; } },
+        MINUS("-") { int apply(int a, int b) { return a - b; } };
+        private final String sym;
+        Op(String sym) { this.sym = sym; this.sym.length(); }
+        abstract int apply(int a, int b);
+    }
+}
+`)
+	l := LanguageByName("java")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	skel := string(x.sk.buf)
+	for _, gone := range []string{"this.hash", "this(hash", "this.sym"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	if !strings.Contains(skel, "int apply(") {
+		t.Errorf("the skeleton lost the constants' bodies:\n%s", skel)
+	}
+	tree, err := x.parse(context.Background(), l, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Fatal("the sample has syntax errors")
+	}
+	full := x.definitions(l, tree, src, "A.java")
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := symbols(sd, "A.java"); fmt.Sprint(got) != fmt.Sprint(full) {
+		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
+	}
+}
