@@ -478,10 +478,15 @@ func (x *extractor) runDefsRange(l *Language, root node, lo, hi uint32, within b
 	for _, k := range unsafe.Slice(kids, int(n)) {
 		x.part = runQueryRange(x.qc, q, node{k}, l.defDepth(), lo, hi, within, x.part)
 		add(x.part, nil, nil)
-		if rq.q != nil {
+		switch {
+		case rq.walk.c != nil:
+			x.part = walkRange(rq.walk, node{k}, 0, lo, hi, within, x.part)
+		case rq.q != nil:
 			x.part = runQueryRange(x.qc, rq.q, node{k}, 0, lo, hi, within, x.part)
-			add(x.part, rq.pat, rq.capt)
+		default:
+			continue
 		}
+		add(x.part, rq.pat, rq.capt)
 	}
 	x.caps = all
 	return true

@@ -733,7 +733,7 @@ func TestRunDefsRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rq := rootQueryOf(l); rq.q != nil {
+		if rq := rootQueryOf(l); rq.walk.c != nil || rq.q != nil {
 			unwrapped++
 		}
 		rng := rand.New(rand.NewPCG(uint64(fi), 3))

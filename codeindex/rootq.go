@@ -21,11 +21,14 @@ import (
 // match it exactly when the wrapped pattern matches it as a child of the
 // root.
 type rootQuery struct {
-	ok     bool          // the patterns can run from the root's children
-	symbol uint16        // of the root node
-	q      *sitter.Query // the unwrapped patterns (nil: none)
-	pat    []uint16      // pattern of q -> pattern of l's query
-	capt   []uint16      // capture of q -> capture of l's query
+	ok     bool   // the patterns can run from the root's children
+	symbol uint16 // of the root node
+	// The unwrapped patterns: a walk, or where l's patterns cannot run as
+	// one a query (neither: none).
+	walk walker
+	q    *sitter.Query
+	pat  []uint16 // pattern of the unwrapped -> pattern of l's
+	capt []uint16 // capture of the unwrapped -> capture of l's
 }
 
 var rootQueries sync.Map // *Language -> *rootQuery
@@ -92,20 +95,33 @@ func makeRootQuery(l *Language) (*rootQuery, error) {
 	if len(inner) == 0 {
 		return rq, nil
 	}
-	// The captures of both, by name.
-	q, err := l.defsQuery()
-	if err != nil {
-		return nil, err
-	}
+	// The captures of both, by name. The unwrapped patterns run as a walk
+	// where l's can (compiled from the text, without the query's costly
+	// analysis: 100-300 ms for C++), else as a query.
+	src := []byte(strings.Join(inner, "\n"))
 	var names, unames []string
-	for i := range q.CaptureCount() {
-		names = append(names, q.CaptureNameForId(i))
-	}
-	if rq.q, err = sitter.NewQuery([]byte(strings.Join(inner, "\n")), l.lang); err != nil {
-		return nil, err
-	}
-	for i := range rq.q.CaptureCount() {
-		unames = append(unames, rq.q.CaptureNameForId(i))
+	if l.walk.c != nil {
+		// Both walks live as long as the process, as l's does.
+		if _, names, err = compileWalk(p, l.Name, defSrc); err != nil {
+			return nil, err
+		}
+		if rq.walk, unames, err = compileWalk(p, l.Name, src); err != nil {
+			return nil, err
+		}
+	} else {
+		q, err := l.defsQuery()
+		if err != nil {
+			return nil, err
+		}
+		for i := range q.CaptureCount() {
+			names = append(names, q.CaptureNameForId(i))
+		}
+		if rq.q, err = sitter.NewQuery(src, l.lang); err != nil {
+			return nil, err
+		}
+		for i := range rq.q.CaptureCount() {
+			unames = append(unames, rq.q.CaptureNameForId(i))
+		}
 	}
 	for _, u := range unames {
 		i := slices.Index(names, u)
