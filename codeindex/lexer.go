@@ -70,7 +70,9 @@ func (lx *lexer) next(off int) (tokKind, int) {
 				return tString, end
 			}
 		}
-		lx.operand = sx.kw[string(src[off:e])]&kwControl == 0
+		// Whether an operand came last matters to regular expressions
+		// and JSX only (a map lookup per name otherwise saved).
+		lx.operand = !sx.regex && !sx.jsx || sx.kw[string(src[off:e])]&kwControl == 0
 		return tIdent, e
 	case c >= '0' && c <= '9':
 		e := off + 1

@@ -206,6 +206,9 @@ type skelOut struct {
 	ccol  uint32
 	hint  int       // the piece of the last point mapped
 	rtoks []rubyTok // rubySkeleton's tokens, reused from file to file
+	// groups: the brace skeleton's open parentheses, a stack shared by
+	// its blocks and reused from file to file
+	groups []group
 	// pythonSkeleton's lines and pieces, reused from file to file
 	pylines []pyLine
 	pieces  []piece
@@ -221,6 +224,7 @@ type seg struct {
 func (k *skelOut) reset() {
 	k.buf, k.segs, k.fixes = k.buf[:0], k.segs[:0], k.fixes[:0]
 	k.crow, k.ccol, k.hint = 0, 0, 0
+	k.groups = k.groups[:0]
 }
 
 func (k *skelOut) add(piece []byte, o uint32, opt sitter.Point) {

@@ -76,7 +76,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		head                uint8 // keyword flags of this statement, outside parentheses
 		headBlocked         bool  // an '=' after its container keyword
 		paren               int
-		groups              []group
+		base                = len(b.out.groups) // this block's groups are b.out.groups[base:]
 		last                group // the last closed group
 		pendingFunc         bool  // after `function`: a name makes it a definition
 		pendingNew          bool  // after `new`, until a parenthesis
@@ -113,8 +113,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 	// parentheses it is in then stay).
 	setDefs := func() {
 		defs = true
-		for i := range groups {
-			groups[i].complex = true
+		for i := range b.out.groups[base:] {
+			b.out.groups[base+i].complex = true
 		}
 	}
 	push := func(class byte, word string) {
@@ -136,8 +136,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if b.lx.define {
 				setDefs()
 			}
-			for i := range groups {
-				groups[i].complex = true // a cut must not split #if from #endif
+			for i := range b.out.groups[base:] {
+				b.out.groups[base+i].complex = true // a cut must not split #if from #endif
 			}
 			if init.colon > 0 {
 				init.colon = -1 // nor that of member initializers
@@ -176,8 +176,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				off = e
 				continue
 			}
-			word := sx.word(src[off:e])
-			f := sx.kw[word]
+			word, f := sx.wordKw(src[off:e])
 			if pendingFunc {
 				setDefs() // function name
 				pendingFunc = false
@@ -357,8 +356,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			paren--
 			tailN = 0
-			last = groups[len(groups)-1]
-			groups = groups[:len(groups)-1]
+			last = b.out.groups[len(b.out.groups)-1]
+			b.out.groups = b.out.groups[:len(b.out.groups)-1]
 			last.close = off
 			if c == ')' && sx.parens == parensAny && b.cuttable(&last) {
 				b.restore(last.snap)
@@ -402,7 +401,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					g.open, g.snap = off, b.save()
 				}
 			}
-			groups = append(groups, g)
+			b.out.groups = append(b.out.groups, g)
 			paren++
 		case ':':
 			typedReturn = prev == ')'

@@ -36,9 +36,10 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 		prevKw      bool    // the last word is reserved
 		pendingFunc bool    // after `function`: a name makes it a definition
 		params      bool    // after `function`: the next '(' opens its parameters
-		calls       []group // open parentheses of calls (not of parameters)
+		base        = len(b.out.groups) // b.out.groups[base:]: the open parentheses of calls (not of parameters)
 		then        = -1    // the end of this block's first `then`
 	)
+	defer func() { b.out.groups = b.out.groups[:base] }() // a block may end with calls open
 	// Of a table: the field being read (where it starts, the skeleton
 	// and state there, whether it defines something) and the run of
 	// fields before it that define nothing, left out once a field that
@@ -58,8 +59,8 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 	setDefs := func() {
 		defs = true
 		field.defines = true
-		for i := range calls {
-			calls[i].complex = true
+		for i := range b.out.groups[base:] {
+			b.out.groups[base+i].complex = true
 		}
 	}
 	// endField ends the field before off; it returns true when the
@@ -151,7 +152,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 				}
 				return off, e, defs
 			}
-			prev, prevKw = 'i', luaSyntax.reserved[string(src[off:e])]
+			prev, prevKw = 'i', luaReserved(src[off:e])
 			off = e
 			continue
 		}
@@ -203,7 +204,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 			if prev == 'i' && !prevKw || prev == ')' || prev == ']' {
 				g.open, g.snap = off, b.save()
 			}
-			calls = append(calls, g)
+			b.out.groups = append(b.out.groups, g)
 		case '{':
 			snap := b.save()
 			start, end, inner := b.luaBlock(e, luaTable)
@@ -219,12 +220,12 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 			off, prev = end, '}'
 			continue
 		case ')':
-			if len(calls) == 0 {
+			if len(b.out.groups) == base {
 				b.fail = true
 				return off, e, defs
 			}
-			g := calls[len(calls)-1]
-			calls = calls[:len(calls)-1]
+			g := b.out.groups[len(b.out.groups)-1]
+			b.out.groups = b.out.groups[:len(b.out.groups)-1]
 			if g.open >= 0 && !g.complex && off-g.open > 4 {
 				b.restore(g.snap)
 				b.cut(g.open+1, off)
@@ -245,7 +246,7 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 			}
 			return off, e, defs
 		case ',', ';':
-			if table && len(calls) == 0 {
+			if table && len(b.out.groups) == base {
 				if endField(off) {
 					off = field.start
 					continue
@@ -270,4 +271,15 @@ func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 		b.fail = true
 	}
 	return len(src), len(src), defs
+}
+
+// luaReserved reports whether w is one of Lua's reserved words
+// (luaSyntax.reserved, without a map lookup per name).
+func luaReserved(w []byte) bool {
+	switch string(w) {
+	case "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+		"local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while":
+		return true
+	}
+	return false
 }

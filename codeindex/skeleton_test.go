@@ -674,3 +674,17 @@ func TestSkeletonJavaConstructors(t *testing.T) {
 		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
 	}
 }
+
+// TestLuaReserved: luaReserved knows the words of luaSyntax.reserved.
+func TestLuaReserved(t *testing.T) {
+	for w := range luaSyntax.reserved {
+		if !luaReserved([]byte(w)) {
+			t.Errorf("luaReserved(%q) = false", w)
+		}
+	}
+	for _, w := range []string{"M", "self", "ends", "functions", "local_"} {
+		if luaReserved([]byte(w)) {
+			t.Errorf("luaReserved(%q) = true", w)
+		}
+	}
+}

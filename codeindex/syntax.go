@@ -89,7 +89,7 @@ type syntax struct {
 	kw map[string]uint8 // the kw* flags of each word (set by init, see byExt)
 	// words are the words the skeleton compares identifiers with, each
 	// by itself (see word).
-	words map[string]string
+	words map[string]wordInfo
 	// commentStart: the bytes a comment may start with.
 	commentStart [256]bool
 }
@@ -163,13 +163,13 @@ func (sx *syntax) init() {
 	if b := sx.blockComment[0]; b != "" {
 		sx.commentStart[b[0]] = true
 	}
-	sx.words = make(map[string]string)
-	for w := range sx.kw {
-		sx.words[w] = w
+	sx.words = make(map[string]wordInfo)
+	for w, f := range sx.kw {
+		sx.words[w] = wordInfo{w, f}
 	}
 	for _, set := range []map[string]bool{qualifiers, cTypeWords, cBuiltinTypes, words("async return new template macro_rules")} {
 		for w := range set {
-			sx.words[w] = w
+			sx.words[w] = wordInfo{w, sx.kw[w]}
 		}
 	}
 }
@@ -231,14 +231,22 @@ var (
 	luaSyntax    = mk(syntax{family: "lua", lineComments: []string{"--"}, quotes: `"'`, longBrackets: true, leadingComments: true, body: bodyEnd, reserved: words("and break do else elseif end false for function goto if in local nil not or repeat return then true until while"), funcs: []string{"function"}})
 )
 
-// word returns the identifier b as the skeleton keeps it: one of the
+// wordKw returns the identifier b as the skeleton keeps it: one of the
 // words it compares identifiers with, else "~" (any other name), so that
-// reading a name allocates nothing.
-func (sx *syntax) word(b []byte) string {
+// reading a name allocates nothing; and the word's kw flags, in the same
+// lookup.
+func (sx *syntax) wordKw(b []byte) (string, uint8) {
 	if w, ok := sx.words[string(b)]; ok {
-		return w
+		return w.w, w.f
 	}
-	return "~"
+	return "~", 0
+}
+
+// wordInfo is a word the skeleton compares identifiers with, and its kw
+// flags.
+type wordInfo struct {
+	w string
+	f uint8
 }
 
 // skeleton returns the skeleton maker of the body rule, or nil.
