@@ -90,6 +90,9 @@ type syntax struct {
 	// words are the words the skeleton compares identifiers with, each
 	// by itself (see word).
 	words map[string]wordInfo
+	// wordLens: for each first byte, the lengths (bits) of the words
+	// starting with it.
+	wordLens [256]uint32
 	// commentStart: the bytes a comment may start with.
 	commentStart [256]bool
 }
@@ -172,6 +175,11 @@ func (sx *syntax) init() {
 			sx.words[w] = wordInfo{w, sx.kw[w]}
 		}
 	}
+	for w := range sx.words {
+		if len(w) < 32 {
+			sx.wordLens[w[0]] |= 1 << len(w)
+		}
+	}
 }
 
 var cLike = syntax{lineComments: []string{"//"}, blockComment: [2]string{"/*", "*/"}, quotes: `"'`}
@@ -236,6 +244,9 @@ var (
 // reading a name allocates nothing; and the word's kw flags, in the same
 // lookup.
 func (sx *syntax) wordKw(b []byte) (string, uint8) {
+	if len(b) >= 32 || sx.wordLens[b[0]]&(1<<len(b)) == 0 {
+		return "~", 0 // no word starts so and is so long: no lookup
+	}
 	if w, ok := sx.words[string(b)]; ok {
 		return w.w, w.f
 	}
