@@ -273,7 +273,12 @@ func (ix *Index) indexFile(x *extractor, j *job, c *fileEntry, ks *skipStat) boo
 		ix.drop(j.rel, err == errTooLarge)
 		return c != nil
 	}
-	crc := checksum(src)
+	// The checksum serves only the cache: to compare with a cached entry,
+	// and to be saved. Without a cache it is not computed.
+	var crc uint32
+	if c != nil || !ix.opts.NoCache {
+		crc = checksum(src)
+	}
 	if c != nil && c.size == size && c.crc == crc {
 		ix.reused.Add(1)
 		ix.mu.Lock()
@@ -372,6 +377,18 @@ func skip(src []byte) bool {
 	if len(src) < 8<<10 {
 		return false
 	}
-	lines := bytes.Count(src, []byte{'\n'}) + 1
-	return len(src)/lines > 300
+	// Minified when the lines average over 300 bytes: len/lines > 300,
+	// that is lines <= len/301 (lines = newlines+1). The count stops as
+	// soon as there are more lines than that, which for source code is
+	// within its first lines.
+	need := len(src) / 301 // newlines that make the file not minified
+	nl := 0
+	for rest := src; len(rest) > 0; {
+		chunk := rest[:min(len(rest), 4<<10)]
+		rest = rest[len(chunk):]
+		if nl += bytes.Count(chunk, []byte{'\n'}); nl >= need {
+			return false
+		}
+	}
+	return true
 }
