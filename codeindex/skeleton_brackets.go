@@ -91,6 +91,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		tail                [2][2]int // macros left out after the last group closed (macroAttr)
 		tailN               int
 		stmtEq              bool // an '=' outside parentheses in this statement
+		typedEq             bool // a ':' after a parenthesis opened right after '=' (an arrow's return type)
 		// init: the ':' after a parameter list (C++: `X(int a) : a_(a) {`),
 		// the parameters and the macros left out after them.
 		// ret: where a Rust fn's parameters end, and the skeleton there.
@@ -218,11 +219,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		}
 		c := src[off]
 		if e-off == 2 { // an arrow
-			if c == '=' && sx.assignFuncs && (last.afterEq && last.paren == paren ||
+			if c == '=' && sx.assignFuncs && (last.afterEq && last.paren == paren || typedEq ||
 				paren == eqParen && (tokN == eqTok+2 || tokN == eqTok+3 && prev2Word == "async")) {
 				setDefs()
 			}
-			pendingFunc = false
+			pendingFunc, typedEq = false, false
 			push('A', "")
 			off = e
 			continue
@@ -405,6 +406,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			paren++
 		case ':':
 			typedReturn = prev == ')'
+			// = (x: T): R => ...: the arrow's return type, whose
+			// parentheses ((string | number)[]) may close last.
+			typedEq = typedEq || typedReturn && last.afterEq && last.paren == paren
 			if sx.templates && inContainer && paren == 0 && prev == ')' && init.colon == 0 && !stmtEq &&
 				src[off-1] != ':' && (e == len(src) || src[e] != ':') {
 				// Perhaps a constructor's member initializers.
@@ -433,7 +437,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				headAngle--
 			}
 		case ';':
-			pendingNew, typedReturn = false, false
+			pendingNew, typedReturn, typedEq = false, false, false
 			if paren == 0 {
 				head, headBlocked, headAngle = 0, false, 0
 				stmtEq, headEnum, enumConsts = false, false, false

@@ -188,6 +188,14 @@ export class Panel extends React.Component<Props> {
 }
 
 export default function App() { return <List title="x" />; }
+
+// An arrow with a return type in parentheses defines a function.
+export function Sorted({ rows }: { rows: string[] }) {
+  const getSortable = (repo: string): (string | number)[] => {
+    return [repo, 1];
+  };
+  return <ul>{rows.map(getSortable)}</ul>;
+}
 `, true},
 		{"a.jsx", `export function Card(props) {
   return <div className="card"><span>{props.name}'s card</span></div>;
