@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,14 +160,12 @@ func measureLang(l corpusLang, dir string, runs int) (r corpusRow) {
 	ctagsPath, ctagsErr := exec.LookPath("ctags")
 	var ix *codeindex.Index
 	if profile != "" {
-		f, err := os.Create(profile + "." + l.name)
+		stop, err := startProfile(profile + "." + l.name)
 		if err != nil {
 			r.err = err
 			return r
 		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	// ctags and a cold build take turns, so that both see the same load;
 	// the medians are kept.
@@ -256,14 +253,12 @@ func measureIncremental(l corpusLang, dir string, runs int) (r corpusRow) {
 	ix := codeindex.New(ws, codeindex.Options{NoCache: true})
 	defer ix.Close()
 	if profile != "" {
-		f, err := os.Create(profile + "." + l.name + ".incr")
+		stop, err := startProfile(profile + "." + l.name + ".incr")
 		if err != nil {
 			r.err = err
 			return r
 		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	r.incr50, r.incr99, r.incrCPU, r.incrFile, r.err = incremental(ix, l, dir)
 	return r

@@ -108,12 +108,9 @@ func run(dir string, runs int) error {
 	}
 
 	// Cold build, no cache.
-	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
-		}
-		pprof.StartCPUProfile(f)
+	stop, err := startProfile(profile)
+	if err != nil {
+		return err
 	}
 	var cold, coldCPU time.Duration
 	var st codeindex.Status
@@ -129,9 +126,7 @@ func run(dir string, runs int) error {
 		st = ix.Status()
 		ix.Close()
 	}
-	if profile != "" {
-		pprof.StopCPUProfile()
-	}
+	stop()
 
 	// Warm restart: a build that saves the cache, then one that loads it.
 	ix := codeindex.New(ws, codeindex.Options{CacheDir: cacheDir})
@@ -140,11 +135,9 @@ func run(dir string, runs int) error {
 	}
 	ix.Close()
 	if profile != "" {
-		f, err := os.Create(profile + ".warm")
-		if err != nil {
+		if stop, err = startProfile(profile + ".warm"); err != nil {
 			return err
 		}
-		pprof.StartCPUProfile(f)
 	}
 	var warm, warmCPU time.Duration
 	for i := range runs {
@@ -160,9 +153,7 @@ func run(dir string, runs int) error {
 			ix.Close()
 		}
 	}
-	if profile != "" {
-		pprof.StopCPUProfile()
-	}
+	stop()
 	defer ix.Close()
 	var cacheSize int64
 	filepath.Walk(cacheDir, func(p string, fi os.FileInfo, err error) error {
@@ -320,4 +311,24 @@ func bigFile(dir string) (string, string) {
 		return nil
 	})
 	return best, bestText
+}
+
+// startProfile writes a CPU profile to path (none when path is empty)
+// until the function it returns is called.
+func startProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
