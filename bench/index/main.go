@@ -217,7 +217,10 @@ func run(dir string, runs int) error {
 		ix.Definition(w, "")
 		def = append(def, time.Since(t0))
 	}
-	queryCPU := (cpuTime() - c0) / time.Duration(len(search)+len(def))
+	var queryCPU time.Duration
+	if n := len(search) + len(def); n > 0 { // a tree too small to have names
+		queryCPU = (cpuTime() - c0) / time.Duration(n)
+	}
 
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
