@@ -1,53 +1,7 @@
 package codeindex
 
 /*
-#include <stdint.h>
-#include <stdbool.h>
-#include <stdlib.h>
-#include <string.h>
-
-typedef struct TSParser TSParser;
-typedef struct TSTree TSTree;
-typedef struct TSLanguage TSLanguage;
-typedef struct { uint32_t row; uint32_t column; } TSPoint;
-typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
-typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
-
-TSTreeCursor ts_tree_cursor_new(TSNode node);
-void ts_tree_cursor_reset(TSTreeCursor *self, TSNode node);
-void ts_tree_cursor_delete(TSTreeCursor *self);
-bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
-bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
-bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
-TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
-// Private to tree-sitter (tree_cursor.c) but linked in: the facts about
-// the cursor's node that the query engine matches with (the same call).
-void ts_tree_cursor_current_status(const TSTreeCursor *self, uint16_t *field_id, bool *has_later_siblings,
-	bool *has_later_named_siblings, bool *can_have_later_siblings_with_this_field, uint16_t *supertypes, unsigned *supertype_count);
-uint16_t ts_node_symbol(TSNode self);
-bool ts_node_is_named(TSNode self);
-bool ts_node_has_error(TSNode self);
-uint32_t ts_node_child_count(TSNode self);
-TSNode ts_node_child_by_field_id(TSNode self, uint16_t field_id);
-uint32_t ts_node_start_byte(TSNode self);
-uint32_t ts_node_end_byte(TSNode self);
-TSPoint ts_node_start_point(TSNode self);
-TSPoint ts_node_end_point(TSNode self);
-TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
-const TSLanguage *ts_parser_language(const TSParser *self);
-TSNode ts_tree_root_node(const TSTree *self);
-void ts_tree_delete(TSTree *self);
-uint16_t ts_language_symbol_for_name(const TSLanguage *self, const char *string, uint32_t length, bool is_named);
-uint16_t ts_language_field_id_for_name(const TSLanguage *self, const char *name, uint32_t name_length);
-
-// The capture record of cquery.go (the same layout: copyCaptures reads both).
-typedef struct {
-	uint32_t match;
-	uint16_t pattern;
-	uint16_t capture;
-	uint32_t start_byte, end_byte;
-	uint32_t start_row, start_col, end_row, end_col;
-} agentls_capture;
+#include "tsapi.h"
 
 #define AGENTLS_WILDCARD 0xFFFF
 #define AGENTLS_ERROR 0xFFFF // ts_builtin_sym_error
