@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -69,6 +70,7 @@ func (ix *Index) saveCache() error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
+	removeStaleTemps(filepath.Dir(p))
 	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
 	if err != nil {
 		return err
@@ -84,6 +86,23 @@ func (ix *Index) saveCache() error {
 		os.Remove(tmp.Name())
 	}
 	return err
+}
+
+// staleTemp is the age after which a cache's temporary file is taken for
+// one a process left when it was killed while writing (a call of a
+// read-only tool ends at once on an interrupt in its first 100 ms, and
+// any process can be killed): writing one takes milliseconds.
+const staleTemp = 10 * time.Minute
+
+// removeStaleTemps removes the temporary files in the cache directory dir
+// older than staleTemp, so that killed writers leave no litter that grows.
+func removeStaleTemps(dir string) {
+	tmps, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
+	for _, t := range tmps {
+		if fi, err := os.Lstat(t); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTemp {
+			os.Remove(t)
+		}
+	}
 }
 
 // encodeCache returns the cache of the disk files. The caller holds mu.

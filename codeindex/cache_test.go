@@ -88,6 +88,46 @@ func withVersion(b []byte, v byte) []byte {
 
 // TestCacheUnwritable: a cache directory that cannot be written leaves a
 // working index and a note in its status.
+// TestCacheStaleTemps: saving the cache removes the temporary files a
+// killed writer left (older than staleTemp), not one being written now.
+func TestCacheStaleTemps(t *testing.T) {
+	_, root := newTestIndex(t, "testdata/ws/small.txtar")
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := New(ws, Options{CacheDir: t.TempDir(), Workers: 1})
+	defer ix.Close()
+	p, err := ix.CachePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old, fresh := filepath.Join(dir, ".tmp-1"), filepath.Join(dir, ".tmp-2")
+	for _, f := range []string{old, fresh} {
+		if err := os.WriteFile(f, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	then := time.Now().Add(-staleTemp - time.Minute)
+	os.Chtimes(old, then, then)
+	if err := ix.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no cache saved: %v", err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a fresh temporary file was removed: %v", err)
+	}
+}
+
 func TestCacheUnwritable(t *testing.T) {
 	_, root := newTestIndex(t, "testdata/ws/small.txtar")
 	ws, err := workspace.New(root)
