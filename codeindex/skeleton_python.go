@@ -215,6 +215,32 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		p.a, p.b, p.fix = ls, p.b+1, false
 	}
 
+	// Imports at the module's level go (the parser sees a blank line): an
+	// import defines nothing the index keeps, and at indentation 0 it is
+	// never a block's only statement. A line with a ';' may hold more
+	// than the import, and stays.
+	imports := len(pieces)
+	for i := range lines {
+		l := &lines[i]
+		if l.indent == 0 && (string(l.first) == "import" || string(l.first) == "from") && bytes.IndexByte(src[l.start:l.end], ';') < 0 {
+			pieces = append(pieces, piece{l.start, l.end, false})
+		}
+	}
+	if len(pieces) > imports {
+		sort.SliceStable(pieces, func(a, b int) bool { return pieces[a].a < pieces[b].a })
+		// What an import's line holds (a comment) goes with it.
+		kept, end := pieces[:0], 0
+		for _, p := range pieces {
+			if p.b <= end {
+				continue
+			}
+			p.a = max(p.a, end)
+			kept = append(kept, p)
+			end = p.b
+		}
+		pieces = kept
+	}
+
 	defer func() { out.pylines, out.pieces = lines[:0], pieces[:0] }() // reused by the next file
 	s := skeleton{src: src, out: out}
 	pi := 0

@@ -696,3 +696,74 @@ func TestLuaReserved(t *testing.T) {
 		}
 	}
 }
+
+// TestSkeletonPythonImports: Python's skeleton leaves out the imports at
+// the module's level (not those in a block, nor a line with more after a
+// ';'), and finds what a full parse finds.
+func TestSkeletonPythonImports(t *testing.T) {
+	src := []byte(`"""A module."""
+from __future__ import annotations
+import abc
+import collections.abc as cabc
+from operator import (attrgetter,  # a comment
+                      itemgetter)
+import os; SEP = os.sep
+try:
+    import _fast
+except ImportError:
+    _fast = None
+if True:
+    from typing import List
+
+CONSTANT = 1
+
+class Base(abc.ABC):
+    import json
+    field = 2
+    def method(self):
+        import re
+        return re.compile("x")
+
+def helper(x):
+    return x
+`)
+	l := LanguageByName("python")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	skel := string(x.sk.buf)
+	for _, gone := range []string{"__future__", "import abc", "cabc", "attrgetter", "a comment"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"import os; SEP", "import _fast", "from typing import List", "import json"} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Fatal("the sample has syntax errors")
+	}
+	full := x.definitions(l, tree, src, "a.py")
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := symbols(sd, "a.py"); fmt.Sprint(got) != fmt.Sprint(full) {
+		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
+	}
+	if len(full) < 5 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+}
