@@ -383,15 +383,16 @@ func (s *skeleton) constSpec(off int) int {
 			off++
 		}
 		nameEnd = off
-		for off < n && (src[off] == ' ' || src[off] == '\t') {
-			off++
+		// Blanks and block comments may stand between the names and
+		// the commas (`b /* x */ , c`).
+		if off = skipBlanks(src, off, false); off < 0 {
+			return -1
 		}
 		if off >= n || src[off] != ',' {
 			break
 		}
-		off++
-		for off < n && (src[off] == ' ' || src[off] == '\t' || src[off] == '\r' || src[off] == '\n') {
-			off++
+		if off = skipBlanks(src, off+1, true); off < 0 {
+			return -1
 		}
 	}
 	end := specEnd(src, nameEnd)
@@ -400,6 +401,25 @@ func (s *skeleton) constSpec(off int) int {
 		s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(nameEnd), endByte: uint32(end), end: s.fromPt})
 	}
 	return end
+}
+
+// skipBlanks returns the offset after the spaces, tabs and block
+// comments at off (newlines too, with nl), or -1 for a comment not
+// closed.
+func skipBlanks(src []byte, off int, nl bool) int {
+	for off < len(src) {
+		switch c := src[off]; {
+		case c == ' ' || c == '\t' || nl && (c == '\r' || c == '\n'):
+			off++
+		case c == '/' && off+1 < len(src) && src[off+1] == '*':
+			if off = blockCommentEnd(src, off); off < 0 {
+				return -1
+			}
+		default:
+			return off
+		}
+	}
+	return off
 }
 
 // specEnd returns the end of the last token of the spec whose tokens go
