@@ -217,22 +217,7 @@ const Header = () => <header>hi</header>;
 		} else if got {
 			t.Logf("%s: the parser sees %d of %d bytes", c.name, len(x.sk.buf), len(src))
 		}
-		tree, err := x.parse(context.Background(), l, src, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tree.RootNode().HasError() {
-			t.Errorf("%s: the sample has syntax errors", c.name)
-		}
-		full := x.definitions(l, tree, src, c.name)
-		tree.Close()
-		sd, err := x.skeletonDefs(l, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if skel := symbols(sd, c.name); fmt.Sprint(skel) != fmt.Sprint(full) {
-			t.Errorf("%s: skeleton\n%v\nfull parse\n%v", c.name, skel, full)
-		}
+		full := sameAsFullParse(t, x, l, c.name, src)
 		if len(full) == 0 {
 			t.Errorf("%s: no definitions", c.name)
 		}
@@ -409,22 +394,7 @@ rtree<V>::~rtree() {}
 			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
 		}
 	}
-	tree, err := x.parse(context.Background(), l, src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.RootNode().HasError() {
-		t.Fatal("the sample has syntax errors")
-	}
-	full := x.definitions(l, tree, src, "a.hpp")
-	tree.Close()
-	sd, err := x.skeletonDefs(l, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := symbols(sd, "a.hpp"); fmt.Sprint(got) != fmt.Sprint(full) {
-		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
-	}
+	full := sameAsFullParse(t, x, l, "a.hpp", src)
 	if len(full) < 8 {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
@@ -468,22 +438,7 @@ func TestSkeletonRubyLiterals(t *testing.T) {
 			t.Errorf("the skeleton lacks %q:\n%s", want, skel)
 		}
 	}
-	tree, err := x.parse(context.Background(), l, src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.RootNode().HasError() {
-		t.Fatal("the sample has syntax errors")
-	}
-	full := x.definitions(l, tree, src, "a.rb")
-	tree.Close()
-	sd, err := x.skeletonDefs(l, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := symbols(sd, "a.rb"); fmt.Sprint(got) != fmt.Sprint(full) {
-		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
-	}
+	full := sameAsFullParse(t, x, l, "a.rb", src)
 	if len(full) < 6 {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
@@ -553,22 +508,7 @@ pub trait Shape {
 			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
 		}
 	}
-	tree, err := x.parse(context.Background(), l, src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.RootNode().HasError() {
-		t.Fatal("the sample has syntax errors")
-	}
-	full := x.definitions(l, tree, src, "a.rs")
-	tree.Close()
-	sd, err := x.skeletonDefs(l, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := symbols(sd, "a.rs"); fmt.Sprint(got) != fmt.Sprint(full) {
-		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
-	}
+	full := sameAsFullParse(t, x, l, "a.rs", src)
 	if len(full) < 8 {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
@@ -604,22 +544,7 @@ func TestSkeletonLuaTableFields(t *testing.T) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
 		}
 	}
-	tree, err := x.parse(context.Background(), l, src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.RootNode().HasError() {
-		t.Fatal("the sample has syntax errors")
-	}
-	full := x.definitions(l, tree, src, "a.lua")
-	tree.Close()
-	sd, err := x.skeletonDefs(l, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := symbols(sd, "a.lua"); fmt.Sprint(got) != fmt.Sprint(full) {
-		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
-	}
+	full := sameAsFullParse(t, x, l, "a.lua", src)
 	if len(full) < 6 {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
@@ -665,22 +590,7 @@ func TestSkeletonJavaConstructors(t *testing.T) {
 	if !strings.Contains(skel, "int apply(") {
 		t.Errorf("the skeleton lost the constants' bodies:\n%s", skel)
 	}
-	tree, err := x.parse(context.Background(), l, src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.RootNode().HasError() {
-		t.Fatal("the sample has syntax errors")
-	}
-	full := x.definitions(l, tree, src, "A.java")
-	tree.Close()
-	sd, err := x.skeletonDefs(l, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := symbols(sd, "A.java"); fmt.Sprint(got) != fmt.Sprint(full) {
-		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
-	}
+	sameAsFullParse(t, x, l, "A.java", src)
 }
 
 // TestLuaReserved: luaReserved knows the words of luaSyntax.reserved.
@@ -747,23 +657,33 @@ def helper(x):
 			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
 		}
 	}
+	full := sameAsFullParse(t, x, l, "a.py", src)
+	if len(full) < 5 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+}
+
+// sameAsFullParse checks that the skeleton of src (a file called name, of
+// language l, without syntax errors) finds exactly the definitions of a
+// full parse, and returns those.
+func sameAsFullParse(t *testing.T, x *extractor, l *Language, name string, src []byte) []Symbol {
+	t.Helper()
 	tree, err := x.parse(context.Background(), l, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tree.RootNode().HasError() {
-		t.Fatal("the sample has syntax errors")
-	}
-	full := x.definitions(l, tree, src, "a.py")
+	broken := tree.RootNode().HasError()
+	full := x.definitions(l, tree, src, name)
 	tree.Close()
+	if broken {
+		t.Fatalf("%s: the sample has syntax errors", name)
+	}
 	sd, err := x.skeletonDefs(l, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := symbols(sd, "a.py"); fmt.Sprint(got) != fmt.Sprint(full) {
-		t.Errorf("skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", got, full, skel)
+	if got := symbols(sd, name); fmt.Sprint(got) != fmt.Sprint(full) {
+		t.Errorf("%s: skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", name, got, full, x.sk.buf)
 	}
-	if len(full) < 5 {
-		t.Errorf("%d definitions: %v", len(full), full)
-	}
+	return full
 }
