@@ -57,6 +57,14 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 		} else {
 			edit = diffEdit(b.src, src)
 		}
+		if syms, ok := ix.bodyFast(b, src, edit); ok {
+			// Inside a body that holds no definition: the parse waits
+			// (see bodyfast.go).
+			b.tree.edit(edit)
+			ix.putBufferLocked(rel, &buffer{opening: wb.Opening, version: version, src: src, tree: b.tree, lang: l, syms: syms,
+				pending: true, base: b.base, baseSyms: b.baseSyms, spans: b.spans, spansOK: true})
+			return nil
+		}
 		b.tree.edit(edit)
 		old = b.tree
 	}
@@ -66,8 +74,14 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 	if b != nil {
 		if err == nil {
 			stale = tree.hasError()
+			prev := b.syms
+			if b.pending {
+				// The tree holds the fast path's edits too: the
+				// change is the one from the text last parsed.
+				edit, prev = diffEdit(b.base, src), b.baseSyms
+			}
 			var ok bool
-			if syms, ok = ix.bufx.changedDefs(l, old, tree, src, edit, b.syms); !ok {
+			if syms, ok = ix.bufx.changedDefs(l, old, tree, src, edit, prev); !ok {
 				syms = nil
 			}
 		}
@@ -89,7 +103,11 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 			rootQueryOf(l)
 		}()
 	}
-	ix.putBufferLocked(rel, &buffer{opening: wb.Opening, version: version, src: src, tree: tree, lang: l, syms: syms, stale: stale})
+	nb := &buffer{opening: wb.Opening, version: version, src: src, tree: tree, lang: l, syms: syms, stale: stale, base: src, baseSyms: syms}
+	if b != nil && edit.NewEndPoint.Row == edit.StartPoint.Row {
+		nb.skip, nb.skipRow = true, edit.StartPoint.Row
+	}
+	ix.putBufferLocked(rel, nb)
 	return nil
 }
 
@@ -219,7 +237,14 @@ func (ix *Index) settle() {
 	ix.bufMu.Lock()
 	defer ix.bufMu.Unlock()
 	for rel, b := range ix.buffers {
-		if !b.stale || ix.ctx.Err() != nil {
+		if ix.ctx.Err() != nil {
+			continue
+		}
+		if b.pending {
+			ix.catchUpLocked(rel, b)
+			b = ix.buffers[rel]
+		}
+		if !b.stale {
 			continue
 		}
 		tree, err := ix.bufx.parseTree(b.lang, b.src, ctree{})
@@ -228,7 +253,7 @@ func (ix *Index) settle() {
 		}
 		b.tree.close()
 		syms := ix.bufx.treeDefs(b.lang, tree.root(), b.src)
-		ix.putBufferLocked(rel, &buffer{opening: b.opening, version: b.version, src: b.src, tree: tree, lang: b.lang, syms: syms})
+		ix.putBufferLocked(rel, &buffer{opening: b.opening, version: b.version, src: b.src, tree: tree, lang: b.lang, syms: syms, base: b.src, baseSyms: syms})
 	}
 }
 
@@ -343,4 +368,17 @@ type buffer struct {
 	tree    ctree
 	lang    *Language
 	syms    []def // its definitions
+	// pending: tree has edits (the body fast path's) not parsed yet;
+	// base is the text it last parsed and baseSyms its definitions.
+	pending  bool
+	base     []byte
+	baseSyms []def
+	// spans: the bodies of src that the skeleton leaves out (bodySpans),
+	// once spansOK.
+	spans   [][2]int
+	spansOK bool
+	// skip: the last edit, all on line skipRow, took the slow path
+	// (bodyFast does not read the skeleton again for an edit on it).
+	skip    bool
+	skipRow uint32
 }

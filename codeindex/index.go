@@ -83,6 +83,7 @@ type Index struct {
 	bufMu   sync.Mutex // guards buffers and bufx; taken before mu; never held across disk I/O
 	buffers map[string]*buffer
 	bufx    *extractor
+	bodyOut *skelOut // bodySpans' skeleton, under bufMu
 
 	diskMu sync.Mutex // guards diskx, the extractor of files changed on disk
 	diskx  *extractor

@@ -711,6 +711,10 @@ func (ix *Index) bufferRefs(rel, name string) ([]Ref, []byte, bool) {
 	if !containsWord(b.src, []byte(name)) {
 		return nil, nil, true
 	}
+	if b.pending {
+		ix.catchUpLocked(rel, b)
+		b = ix.buffers[rel]
+	}
 	defs := symbols(ix.bufx.treeDefs(b.lang, b.tree.root(), b.src), rel)
 	return ix.bufx.references(b.lang, b.tree.root(), b.src, rel, name, defs), b.src, true
 }

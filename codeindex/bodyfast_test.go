@@ -1,0 +1,217 @@
+package codeindex
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+// bodySnippets are inserted inside bodies: harmless statements and
+// comments (the fast path takes them), and brackets, quotes, comment
+// openers and nested definitions (it must refuse them, or find them
+// harmless).
+var bodySnippets = []string{
+	"x", " ", "\n", "x = 1;", "// note\n", "/* c */", "f(a, b);", "1",
+	"{", "}", "(", ")", "\"", "'", "`", "/*", "*/", "//", "#", "$",
+	"class Added {}", "function added() {}", "fn added() {}", "struct Added {}",
+	"void added() {}", "int added() { return 1; }", "{ x = 1; }", "({ m() {} })",
+	"\nclass Added { void m() {} }\n", "=> {}", "new T() { void m() {} };",
+}
+
+// TestBodyFast edits open buffers inside their bodies (and elsewhere, at
+// random), and checks that the fast path is taken and refused, that the
+// definitions it gives (those before the edit, moved) are the definitions
+// of the parse made when the tree is next needed (logged when they are
+// not: code that the skeleton misreads, as the cold build does), and that
+// a query then reads exactly the definitions of a fresh parse. With AGENTLS_CORPUS set it does the same to large files of
+// each language's corpus.
+func TestBodyFast(t *testing.T) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	edits := 120
+	if testing.Short() {
+		edits = 40
+	}
+	ix := emptyIndex(t)
+	x := newExtractor()
+	defer x.Close()
+	taken, refused := 0, 0
+	for fi, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := ar.Files[0]
+		tk, rf := checkBodyFast(t, ix, x, f.Name, string(f.Data), rand.New(rand.NewPCG(uint64(fi), 23)), edits)
+		taken, refused = taken+tk, refused+rf
+	}
+	t.Logf("fast path: %d taken, %d refused", taken, refused)
+	if taken == 0 || refused == 0 {
+		t.Errorf("fast path taken %d times, refused %d times: both must happen", taken, refused)
+	}
+	root := os.Getenv("AGENTLS_CORPUS")
+	if root == "" || testing.Short() {
+		return
+	}
+	for li, l := range Languages() {
+		var big []string
+		filepath.WalkDir(filepath.Join(root, l.Name), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && LanguageFor(p) == l {
+				if fi, err := d.Info(); err == nil && fi.Size() > 40<<10 && fi.Size() < 600<<10 && len(big) < 3 {
+					big = append(big, p)
+				}
+			}
+			return nil
+		})
+		taken, refused := 0, 0
+		for _, p := range big {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tk, rf := checkBodyFast(t, ix, x, l.Name+"/"+filepath.Base(p), string(src), rand.New(rand.NewPCG(uint64(li), 23)), 30)
+			taken, refused = taken+tk, refused+rf
+		}
+		t.Logf("%s: fast path %d taken, %d refused, %d files", l.Name, taken, refused, len(big))
+	}
+}
+
+func checkBodyFast(t *testing.T, ix *Index, x *extractor, name, text string, rng *rand.Rand, edits int) (taken, refused int) {
+	t.Helper()
+	if err := ix.UpdateBuffer(name, 1, text); err != nil {
+		t.Fatal(err)
+	}
+	defer ix.CloseBuffer(name)
+	rel, _ := ix.paths(name)
+	good, undo := text, false
+	for i := range edits {
+		next := text
+		ix.bufMu.Lock()
+		b := ix.buffers[rel]
+		if !b.spansOK && !b.stale {
+			b.spans, b.spansOK = bodySpans(b.lang, new(skelOut), b.src), true
+		}
+		spans := b.spans
+		ix.bufMu.Unlock()
+		switch {
+		case undo:
+			next, undo = good, false
+		case len(spans) > 0 && rng.IntN(4) != 0: // inside a body
+			s := spans[rng.IntN(len(spans))]
+			at := s[0] + rng.IntN(s[1]-s[0]+1)
+			if rng.IntN(4) == 0 && at < s[1] { // a deletion
+				end := min(s[1], at+1+rng.IntN(8))
+				next = text[:at] + text[end:]
+			} else {
+				next = text[:at] + bodySnippets[rng.IntN(len(bodySnippets))] + text[at:]
+			}
+		case rng.IntN(4) != 0:
+			next = validEdit(rng, text)
+		default:
+			next = randomEdit(rng, text)
+		}
+		if err := ix.UpdateBuffer(name, int32(i+2), next); err != nil {
+			t.Fatal(err)
+		}
+		text = next
+		ix.bufMu.Lock()
+		b = ix.buffers[rel]
+		if !b.pending {
+			if b.stale {
+				undo = true // back to a text without errors next
+			} else {
+				good = text
+			}
+			ix.bufMu.Unlock()
+			refused++
+			ix.settle() // a stale buffer (syntax errors) takes no fast path
+			continue
+		}
+		taken++
+		if rng.IntN(3) == 0 {
+			ix.bufMu.Unlock()
+			continue // let the edits pile up
+		}
+		guess := fmt.Sprint(b.syms)
+		ix.catchUpLocked(rel, b)
+		b = ix.buffers[rel]
+		got, stale := fmt.Sprint(b.syms), b.stale
+		ix.bufMu.Unlock()
+		if !stale && got != guess {
+			// Code the skeleton misreads as the cold build does (C++
+			// accepts `int f() {}` in a body); the parse corrects it
+			// before any query reads the buffer (checked below).
+			t.Logf("%s, edit %d: the fast path's definitions differ from the parse's (%d vs %d)", name, i, strings.Count(guess, "{")/3, strings.Count(got, "{")/3)
+		}
+		// What a query reads: a fresh parse's definitions.
+		ix.settle()
+		ix.bufMu.Lock()
+		got = fmt.Sprint(ix.buffers[rel].syms)
+		ix.bufMu.Unlock()
+		tree, err := x.parseTree(LanguageFor(name), []byte(text), ctree{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprint(x.treeDefs(LanguageFor(name), tree.root(), []byte(text)))
+		tree.close()
+		if got != want {
+			t.Fatalf("%s, edit %d: after the parse\n%s\nfresh parse\n%s", name, i, got, want)
+		}
+	}
+	return taken, refused
+}
+
+// TestBodyFastDefersParse: edits inside a function body leave the parse
+// for later; references on the buffer then parse it, and find what a
+// buffer parsed on every edit finds.
+func TestBodyFastDefersParse(t *testing.T) {
+	const src = "class A {\n  int f(int a) {\n    int b = a;\n    return b;\n  }\n  int g() { return f(1); }\n}\n"
+	steps := []string{
+		"class A {\n  int f(int a) {\n    int b = a;\n    f(b);\n    return b;\n  }\n  int g() { return f(1); }\n}\n",
+		"class A {\n  int f(int a) {\n    int b = a;\n    f(b); f(2);\n    return b;\n  }\n  int g() { return f(1); }\n}\n",
+	}
+	fast, slow := emptyIndex(t), emptyIndex(t)
+	if err := fast.UpdateBuffer("A.java", 1, src); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range steps {
+		if err := fast.UpdateBuffer("A.java", int32(i+2), s); err != nil {
+			t.Fatal(err)
+		}
+		fast.bufMu.Lock()
+		pending := fast.buffers["A.java"].pending
+		fast.bufMu.Unlock()
+		if !pending {
+			t.Fatalf("edit %d inside a body: the parse was not deferred", i)
+		}
+	}
+	if err := slow.UpdateBuffer("A.java", 1, steps[len(steps)-1]); err != nil {
+		t.Fatal(err)
+	}
+	got, _, ok := fast.bufferRefs("A.java", "f")
+	want, _, ok2 := slow.bufferRefs("A.java", "f")
+	if !ok || !ok2 {
+		t.Fatal("no buffer")
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(want) < 3 {
+		t.Errorf("references after deferred edits\n%v\nafter a full parse\n%v", got, want)
+	}
+	fast.bufMu.Lock()
+	b := fast.buffers["A.java"]
+	pending, gs := b.pending, fmt.Sprint(b.syms)
+	fast.bufMu.Unlock()
+	slow.bufMu.Lock()
+	ws := fmt.Sprint(slow.buffers["A.java"].syms)
+	slow.bufMu.Unlock()
+	if pending {
+		t.Error("references left the parse pending")
+	}
+	if gs != ws {
+		t.Errorf("definitions\n%s\nwant\n%s", gs, ws)
+	}
+}
