@@ -17,35 +17,67 @@ import (
 // then every pending edit is parsed at once. The definitions are then
 // those of that parse (changedDefs from the last parsed text), so a query
 // never reads the fast path's guess: it only spares the keystroke.
-// Brace languages only (bracketSkeleton).
+// The same holds for an edit inside comments that the skeleton leaves
+// out, the text still reading as the same comments. Brace languages only
+// (bracketSkeleton).
 
 // bodySpans returns the contents [open+1, close) of the braces of src
-// that the skeleton leaves out whole, in order, or nil (none, or the
-// skeleton cannot read the file). A gap between the skeleton's pieces
+// that the skeleton leaves out whole ({a, c, 0}) and the comments it
+// leaves out ({a, c, 1}), in order, or nil (none, or the skeleton cannot
+// read the file). A gap between the skeleton's pieces
 // counts only when the brace before it and the one after it are kept,
 // match, and something other than spaces and comments lies between
 // (so that a gap of comments only, inside a class body, is not taken for
 // a body).
-func bodySpans(l *Language, out *skelOut, src []byte) [][2]int {
+func bodySpans(l *Language, out *skelOut, src []byte) [][3]int {
 	if l.syn == nil || l.syn.body != bodyBrackets || l.skeleton == nil {
 		return nil
 	}
 	if !l.skeleton(out, src) {
 		return nil
 	}
-	var spans [][2]int
+	var spans [][3]int
 	segs := out.segs
 	for i := 0; i+1 < len(segs); i++ {
 		n := segs[i+1].c - segs[i].c
 		a, c := int(segs[i].o+n), int(segs[i+1].o)
-		if a <= 0 || c >= len(src) || c <= a || src[a-1] != '{' || src[c] != '}' {
+		if a <= 0 || c >= len(src) || c <= a {
+			continue
+		}
+		if commentsOnly(l.syn, src, a, c) {
+			spans = append(spans, [3]int{a, c, 1})
+			continue
+		}
+		if src[a-1] != '{' || src[c] != '}' {
 			continue
 		}
 		if b, ok := bodyRead(l.syn, src, a); ok && b == c && hasCode(l.syn, src, a, c) {
-			spans = append(spans, [2]int{a, c})
+			spans = append(spans, [3]int{a, c, 0})
 		}
 	}
 	return spans
+}
+
+// commentsOnly reports whether src[a:c], read by the lexer from a, is
+// whole comments and spaces (the last space may run on past c): a gap
+// the skeleton leaves out as comments, or the inside of one (a comment's
+// text between its markers: then it reads as code and is not).
+func commentsOnly(sx *syntax, src []byte, a, c int) bool {
+	lx := lexer{sx: sx, src: src}
+	off := a
+	for off < c {
+		k, e := lx.next(off)
+		switch {
+		case k == tSpace:
+			if e > c {
+				return true
+			}
+		case k != tComment || e > c:
+			return false
+		}
+		off = e
+	}
+	return off == c
 }
 
 // bodyRead reads src from off (just after a '{') as the skeleton reads a
@@ -80,7 +112,7 @@ func hasCode(sx *syntax, src []byte, a, c int) bool {
 // maxFastBody is the largest body (bytes) the fast path reads again: a
 // larger one (a table of thousands of lines) costs more to read than the
 // parse it would spare.
-const maxFastBody = 32 << 10
+const maxFastBody = 128 << 10
 
 // bodyFast tries the fast path for the edit e that turns b.src into src:
 // it returns the definitions after the edit and true when e lies inside
@@ -112,7 +144,12 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 	if c-a > maxFastBody {
 		return nil, false
 	}
-	if end, ok := bodyRead(b.lang.syn, src, a); !ok || end != c || !hasCode(b.lang.syn, src, a, c) {
+	if b.spans[i][2] == 1 {
+		// Comments: they stay comments, ending where they did.
+		if !commentsOnly(b.lang.syn, src, a, c) {
+			return nil, false
+		}
+	} else if end, ok := bodyRead(b.lang.syn, src, a); !ok || end != c || !hasCode(b.lang.syn, src, a, c) {
 		return nil, false
 	}
 	// The definitions: none may start inside the body; those after the
@@ -120,9 +157,11 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 	sp := Pos{e.StartPoint.Row, e.StartPoint.Column}
 	op := Pos{e.OldEndPoint.Row, e.OldEndPoint.Column}
 	np := Pos{e.NewEndPoint.Row, e.NewEndPoint.Column}
-	shift := func(p Pos) (Pos, bool) {
+	// Text inserted where a definition starts goes before it, where one
+	// ends after it.
+	shift := func(p Pos, end bool) (Pos, bool) {
 		switch {
-		case !posLess(sp, p): // at or before the edit's start
+		case posLess(p, sp) || end && p == sp: // before the edit
 			return p, true
 		case posLess(p, op): // inside the edit
 			return p, false
@@ -135,10 +174,10 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 	syms := make([]def, len(b.syms))
 	for k, d := range b.syms {
 		var ok [4]bool
-		d.Range.Start, ok[0] = shift(d.Range.Start)
-		d.Range.End, ok[1] = shift(d.Range.End)
-		d.NameRange.Start, ok[2] = shift(d.NameRange.Start)
-		d.NameRange.End, ok[3] = shift(d.NameRange.End)
+		d.Range.Start, ok[0] = shift(d.Range.Start, false)
+		d.Range.End, ok[1] = shift(d.Range.End, true)
+		d.NameRange.Start, ok[2] = shift(d.NameRange.Start, false)
+		d.NameRange.End, ok[3] = shift(d.NameRange.End, true)
 		if ok != [4]bool{true, true, true, true} {
 			return nil, false
 		}

@@ -375,7 +375,7 @@ type buffer struct {
 	baseSyms []def
 	// spans: the bodies of src that the skeleton leaves out (bodySpans),
 	// once spansOK.
-	spans   [][2]int
+	spans   [][3]int
 	spansOK bool
 	// skip: the last edit, all on line skipRow, took the slow path
 	// (bodyFast does not read the skeleton again for an edit on it).
