@@ -2,7 +2,6 @@ package codeindex
 
 import (
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -58,15 +57,7 @@ func TestBodyFast(t *testing.T) {
 		return
 	}
 	for li, l := range Languages() {
-		var big []string
-		filepath.WalkDir(filepath.Join(root, l.Name), func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && LanguageFor(p) == l {
-				if fi, err := d.Info(); err == nil && fi.Size() > 40<<10 && fi.Size() < 600<<10 && len(big) < 3 {
-					big = append(big, p)
-				}
-			}
-			return nil
-		})
+		big := corpusSamples(root, l)
 		taken, refused := 0, 0
 		for _, p := range big {
 			src, err := os.ReadFile(p)

@@ -459,15 +459,7 @@ func TestChangedDefsMatchTree(t *testing.T) {
 		return
 	}
 	for li, l := range Languages() {
-		var big []string
-		filepath.WalkDir(filepath.Join(root, l.Name), func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && LanguageFor(p) == l {
-				if fi, err := d.Info(); err == nil && fi.Size() > 40<<10 && fi.Size() < 600<<10 && len(big) < 3 {
-					big = append(big, p)
-				}
-			}
-			return nil
-		})
+		big := corpusSamples(root, l)
 		total, ok := 0, 0
 		for _, p := range big {
 			src, err := os.ReadFile(p)
@@ -801,4 +793,19 @@ func TestSexpForms(t *testing.T) {
 			t.Errorf("sexpForms(%q) = %q, %v; want %q, %v", c.src, got, ok, c.forms, c.ok)
 		}
 	}
+}
+
+// corpusSamples returns up to three files of language l between 40 and
+// 600 KB under root/LANG (a corpus of bench/index/corpora.sh).
+func corpusSamples(root string, l *Language) []string {
+	var big []string
+	filepath.WalkDir(filepath.Join(root, l.Name), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && LanguageFor(p) == l {
+			if fi, err := d.Info(); err == nil && fi.Size() > 40<<10 && fi.Size() < 600<<10 && len(big) < 3 {
+				big = append(big, p)
+			}
+		}
+		return nil
+	})
+	return big
 }

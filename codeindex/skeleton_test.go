@@ -239,16 +239,7 @@ func TestSkeletonMacroRun(t *testing.T) {
 	}
 	b.WriteString("struct after { void f(); };\nSINGLE_MACRO(x)\nSTATIC_ASSERT(sizeof(after) > 0);\nSTATIC_ASSERT(true);\nint g(int a) { return a; }\n}\n")
 	src := []byte(b.String())
-	l := LanguageByName("cpp")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	if !l.skeleton(&x.sk, src) {
-		t.Fatal("no skeleton")
-	}
-	skel := string(x.sk.buf)
+	l, x, skel := skeletonOf(t, "cpp", src)
 	if n := strings.Count(skel, "TRAITS_BEG"); n != 1 {
 		t.Errorf("the skeleton keeps %d lines of the run, want its last:\n%s", n, skel)
 	}
@@ -303,16 +294,7 @@ BOOST_ASIO_SYNC_OP_VOID timer::cancel(int how)
 }
 SPIRIT_NAMESPACE_END
 `)
-	l := LanguageByName("cpp")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	if !l.skeleton(&x.sk, src) {
-		t.Fatal("no skeleton")
-	}
-	skel := string(x.sk.buf)
+	l, x, skel := skeletonOf(t, "cpp", src)
 	for _, gone := range []string{"NOEXCEPT", "NAMESPACE", "BOOST_ASIO_DECL", "CONSTEXPR"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %s:\n%s", gone, skel)
@@ -374,16 +356,7 @@ template <typename V>
 rtree<V>::~rtree() {}
 }
 `)
-	l := LanguageByName("cpp")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	if !l.skeleton(&x.sk, src) {
-		t.Fatal("no skeleton")
-	}
-	skel := string(x.sk.buf)
+	l, x, skel := skeletonOf(t, "cpp", src)
 	for _, gone := range []string{"translator<Value", "node<Value", "m_size(0)", "m_size(n)", "pair<int"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
@@ -423,16 +396,7 @@ func TestSkeletonRubyLiterals(t *testing.T) {
 	b.WriteString("  DOC = [<<~EOS, {\n    text\n  EOS\n    key_one: 1, key_two: 2, key_three: 3, key_four: 4, key_five: 5,\n  }]\n")
 	b.WriteString("  def self.lookup(c)\n    DECOMPOSITION[c]\n  end\nend\n")
 	src := []byte(b.String())
-	l := LanguageByName("ruby")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	if !l.skeleton(&x.sk, src) {
-		t.Fatal("no skeleton")
-	}
-	skel := string(x.sk.buf)
+	l, x, skel := skeletonOf(t, "ruby", src)
 	for _, want := range []string{"DECOMPOSITION = {}.freeze", "LIST = []", "def call", "Inner = 1", "key_five: 5"} {
 		if !strings.Contains(skel, want) {
 			t.Errorf("the skeleton lacks %q:\n%s", want, skel)
@@ -488,16 +452,7 @@ pub trait Shape {
     fn name(&self) -> String where Self: Sized { String::new() }
 }
 `)
-	l := LanguageByName("rust")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	if !l.skeleton(&x.sk, src) {
-		t.Fatal("no skeleton")
-	}
-	skel := string(x.sk.buf)
+	l, x, skel := skeletonOf(t, "rust", src)
 	for _, gone := range []string{"#[", "#!", "slice: &", "-> Self", "-> impl", "-> fmt::Result", "where Self"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
@@ -529,16 +484,7 @@ func TestSkeletonLuaTableFields(t *testing.T) {
 	b.WriteString("  nested = { deep = function() end, plain = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 } };\n")
 	b.WriteString("  [\"8th\"] = \"8th\", last = call(a, b),\n}\nfunction M.match(name)\n  return extension[name]\nend\nreturn M\n")
 	src := []byte(b.String())
-	l := LanguageByName("lua")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	if !l.skeleton(&x.sk, src) {
-		t.Fatal("no skeleton")
-	}
-	skel := string(x.sk.buf)
+	l, x, skel := skeletonOf(t, "lua", src)
 	for _, gone := range []string{"ext_", "type_", "8th", "last", "plain"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
@@ -572,16 +518,7 @@ func TestSkeletonJavaConstructors(t *testing.T) {
     }
 }
 `)
-	l := LanguageByName("java")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	if !l.skeleton(&x.sk, src) {
-		t.Fatal("no skeleton")
-	}
-	skel := string(x.sk.buf)
+	l, x, skel := skeletonOf(t, "java", src)
 	for _, gone := range []string{"this.hash", "this(hash", "this.sym"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
@@ -637,16 +574,7 @@ class Base(abc.ABC):
 def helper(x):
     return x
 `)
-	l := LanguageByName("python")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	if !l.skeleton(&x.sk, src) {
-		t.Fatal("no skeleton")
-	}
-	skel := string(x.sk.buf)
+	l, x, skel := skeletonOf(t, "python", src)
 	for _, gone := range []string{"__future__", "import abc", "cabc", "attrgetter", "a comment"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
@@ -686,4 +614,21 @@ func sameAsFullParse(t *testing.T, x *extractor, l *Language, name string, src [
 		t.Errorf("%s: skeleton\n%v\nfull parse\n%v\nskeleton text:\n%s", name, got, full, x.sk.buf)
 	}
 	return full
+}
+
+// skeletonOf makes the skeleton of src in language lang and returns the
+// language, the extractor that made it (closed when the test ends) and
+// the skeleton's text.
+func skeletonOf(t *testing.T, lang string, src []byte) (*Language, *extractor, string) {
+	t.Helper()
+	l := LanguageByName(lang)
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	t.Cleanup(x.Close)
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("no skeleton")
+	}
+	return l, x, string(x.sk.buf)
 }
