@@ -77,13 +77,13 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		headBlocked         bool  // an '=' after its container keyword
 		paren               int
 		base                = len(b.out.groups) // this block's groups are b.out.groups[base:]
-		last                group // the last closed group
-		pendingFunc         bool  // after `function`: a name makes it a definition
-		pendingNew          bool  // after `new`, until a parenthesis
-		funcFirst           bool  // the head's first container or function keyword is a function's
-		typedReturn         bool  // a ':' right after the last group (a TypeScript return type)
-		genericEq           bool  // '<' right after '=' (a generic arrow function)
-		headAngle           int   // '<' not yet closed after a container keyword (type parameters: <T = {}>)
+		last                group               // the last closed group
+		pendingFunc         bool                // after `function`: a name makes it a definition
+		pendingNew          bool                // after `new`, until a parenthesis
+		funcFirst           bool                // the head's first container or function keyword is a function's
+		typedReturn         bool                // a ':' right after the last group (a TypeScript return type)
+		genericEq           bool                // '<' right after '=' (a generic arrow function)
+		headAngle           int                 // '<' not yet closed after a container keyword (type parameters: <T = {}>)
 		tokN                int
 		eqTok, eqParen      = -10, -1
 		macroTok            = -10 // the token after a Rust macro's `name!`

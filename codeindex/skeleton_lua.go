@@ -32,12 +32,12 @@ const (
 func (b *bskel) luaBlock(off int, closer byte) (start, end int, defs bool) {
 	src := b.src
 	var (
-		prev        byte    = ';'
-		prevKw      bool    // the last word is reserved
-		pendingFunc bool    // after `function`: a name makes it a definition
-		params      bool    // after `function`: the next '(' opens its parameters
+		prev        byte                = ';'
+		prevKw      bool                // the last word is reserved
+		pendingFunc bool                // after `function`: a name makes it a definition
+		params      bool                // after `function`: the next '(' opens its parameters
 		base        = len(b.out.groups) // b.out.groups[base:]: the open parentheses of calls (not of parameters)
-		then        = -1    // the end of this block's first `then`
+		then        = -1                // the end of this block's first `then`
 	)
 	defer func() { b.out.groups = b.out.groups[:base] }() // a block may end with calls open
 	// Of a table: the field being read (where it starts, the skeleton
