@@ -55,6 +55,14 @@ go mod download
 step "go vet ./..."
 go vet ./...
 
+step "gofmt -l (the repository's Go files)"
+gofiles=$(git ls-files '*.go' 2>/dev/null || true)
+unformatted=$([ -z "$gofiles" ] || gofmt -l $gofiles)
+if [ -n "$unformatted" ]; then
+	printf 'not gofmt-formatted (run gofmt -w on them):\n%s\n' "$unformatted" >&2
+	exit 1
+fi
+
 # staticcheck from the Go module proxy, at a version that knows Go 1.26.
 step "staticcheck ./..."
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
