@@ -67,6 +67,7 @@ type Language struct {
 	refs               *sitter.Query // references: @name, @reference.KIND
 	defsErr, refsErr   error
 	defInfo            []captureInfo // by capture id
+	defNames           []string      // the definitions' capture names, by id
 	// walk finds the matches of defs without the query engine (walk.go);
 	// its zero value (a pattern it cannot take) leaves them to defs.
 	walk    walker
@@ -176,7 +177,7 @@ func (l *Language) load() error {
 		l.walk, names, l.walkErr = compileWalk(p, l.Name, defSrc)
 		p.Close()
 		if l.walk.c != nil {
-			l.defInfo = captureInfos(names)
+			l.defNames, l.defInfo = names, captureInfos(names)
 			return
 		}
 		q, err := l.defsQuery()
@@ -184,7 +185,8 @@ func (l *Language) load() error {
 			l.err = err
 			return
 		}
-		l.defInfo = captures(q)
+		l.defNames = captureNames(q)
+		l.defInfo = captureInfos(l.defNames)
 	})
 	return l.err
 }
@@ -234,12 +236,16 @@ func (l *Language) parsing() func() {
 	return l.parseMu.Unlock
 }
 
-func captures(q *sitter.Query) []captureInfo {
+// captures returns the roles of q's captures, by id.
+func captures(q *sitter.Query) []captureInfo { return captureInfos(captureNames(q)) }
+
+// captureNames returns the capture names of q, by id.
+func captureNames(q *sitter.Query) []string {
 	names := make([]string, q.CaptureCount())
 	for i := range names {
 		names[i] = q.CaptureNameForId(uint32(i))
 	}
-	return captureInfos(names)
+	return names
 }
 
 // captureInfos returns the roles of captures by their names, by id.

@@ -99,30 +99,19 @@ func makeRootQuery(l *Language) (*rootQuery, error) {
 	// where l's can (compiled from the text, without the query's costly
 	// analysis: 100-300 ms for C++), else as a query.
 	src := []byte(strings.Join(inner, "\n"))
-	var names, unames []string
+	var unames []string
 	if l.walk.c != nil {
-		// Both walks live as long as the process, as l's does.
-		if _, names, err = compileWalk(p, l.Name, defSrc); err != nil {
-			return nil, err
-		}
+		// The walk lives as long as the process, as l's does.
 		if rq.walk, unames, err = compileWalk(p, l.Name, src); err != nil {
 			return nil, err
 		}
 	} else {
-		q, err := l.defsQuery()
-		if err != nil {
-			return nil, err
-		}
-		for i := range q.CaptureCount() {
-			names = append(names, q.CaptureNameForId(i))
-		}
 		if rq.q, err = sitter.NewQuery(src, l.lang); err != nil {
 			return nil, err
 		}
-		for i := range rq.q.CaptureCount() {
-			unames = append(unames, rq.q.CaptureNameForId(i))
-		}
+		unames = captureNames(rq.q)
 	}
+	names := l.defNames
 	for _, u := range unames {
 		i := slices.Index(names, u)
 		if i < 0 {
