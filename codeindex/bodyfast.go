@@ -165,10 +165,8 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 			return p, true
 		case posLess(p, op): // inside the edit
 			return p, false
-		case p.Line == op.Line:
-			return Pos{np.Line, np.Col + p.Col - op.Col}, true
 		default:
-			return Pos{p.Line - op.Line + np.Line, p.Col}, true
+			return movePos(p, op, np), true
 		}
 	}
 	syms := make([]def, len(b.syms))

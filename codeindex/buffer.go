@@ -57,15 +57,14 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 		} else {
 			edit = diffEdit(b.src, src)
 		}
+		b.tree.edit(edit)
 		if syms, ok := ix.bodyFast(b, src, edit); ok {
 			// Inside a body that holds no definition: the parse waits
 			// (see bodyfast.go).
-			b.tree.edit(edit)
 			ix.putBufferLocked(rel, &buffer{opening: wb.Opening, version: version, src: src, tree: b.tree, lang: l, syms: syms,
 				pending: true, base: b.base, baseSyms: b.baseSyms, spans: b.spans, spansOK: true})
 			return nil
 		}
-		b.tree.edit(edit)
 		old = b.tree
 	}
 	tree, err := ix.bufx.parseTree(l, src, old)

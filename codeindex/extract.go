@@ -175,18 +175,8 @@ func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitt
 	start := Pos{e.StartPoint.Row, e.StartPoint.Column}
 	oldEnd := Pos{e.OldEndPoint.Row, e.OldEndPoint.Column}
 	newEnd := Pos{e.NewEndPoint.Row, e.NewEndPoint.Column}
-	shift := func(p Pos) Pos { // a position at or after the edit's old end
-		if p.Line == oldEnd.Line {
-			return Pos{newEnd.Line, newEnd.Col + p.Col - oldEnd.Col}
-		}
-		return Pos{p.Line - oldEnd.Line + newEnd.Line, p.Col}
-	}
-	unshift := func(p Pos) Pos { // a position at or after the edit's new end
-		if p.Line == newEnd.Line {
-			return Pos{oldEnd.Line, oldEnd.Col + p.Col - newEnd.Col}
-		}
-		return Pos{p.Line - newEnd.Line + oldEnd.Line, p.Col}
-	}
+	shift := func(p Pos) Pos { return movePos(p, oldEnd, newEnd) }   // p at or after the edit's old end
+	unshift := func(p Pos) Pos { return movePos(p, newEnd, oldEnd) } // p at or after the edit's new end
 	// The spans in the old text: each is before the edit, after it, or
 	// holds it.
 	olds := make([]Range, len(spans))
@@ -652,6 +642,15 @@ func toRange(r sitter.Range) Range {
 		Start: Pos{Line: r.StartPoint.Row, Col: r.StartPoint.Column},
 		End:   Pos{Line: r.EndPoint.Row, Col: r.EndPoint.Column},
 	}
+}
+
+// movePos returns position p, at or after from, moved as the text from
+// there on moves when from becomes to (an edit's old end and new end).
+func movePos(p, from, to Pos) Pos {
+	if p.Line == from.Line {
+		return Pos{to.Line, to.Col + p.Col - from.Col}
+	}
+	return Pos{p.Line - from.Line + to.Line, p.Col}
 }
 
 func posLess(a, b Pos) bool {
