@@ -63,7 +63,7 @@ cp -r x/rxjs-*/package/src "$DIR/typescript/rxjs-src"
 cp -r x/types-node-*/node "$DIR/typescript/types-node"
 cp x/typescript-*/package/lib/*.d.ts "$DIR/typescript/"
 fresh tsx
-for d in x/patternfly-* x/blueprintjs-*; do
+for d in x/patternfly-*/ x/blueprintjs-*/; do
 	(cd "$d" && find . -name '*.tsx' -exec cp --parents {} "$DIR/tsx/" \;)
 done
 # go: bench/index takes $(go env GOROOT)/src when DIR/go is absent
