@@ -25,7 +25,7 @@ debs=(openjdk-17-source rust-src libruby3.1 linux-source-6.1 libboost1.74-dev
 	php-symfony-dependency-injection php-symfony-http-kernel php-symfony-console php-symfony-form
 	php-symfony-validator php-symfony-security-http php-symfony-framework-bundle php-symfony-http-foundation
 	php-symfony-routing php-symfony-serializer php-symfony-cache php-symfony-config php-symfony-translation
-	php-symfony-intl php-symfony-mime php-symfony-messenger libpython3.11-stdlib)
+	php-symfony-intl php-symfony-mime php-symfony-messenger libpython3.11-stdlib libpython3.11-minimal)
 mkdir debs x
 (cd debs && apt-get download "${debs[@]}")
 for d in debs/*.deb; do dpkg-deb -x "$d" x; done
