@@ -18,12 +18,14 @@ import (
 // those of that parse (changedDefs from the last parsed text), so a query
 // never reads the fast path's guess: it only spares the keystroke.
 // The same holds for an edit inside comments that the skeleton leaves
-// out, the text still reading as the same comments. Brace languages only
-// (bracketSkeleton).
+// out, the text still reading as the same comments, and for one inside a
+// large array literal that it leaves out (PHP's constant tables), still
+// one that it leaves out. Brace languages only (bracketSkeleton).
 
 // bodySpans returns the contents [open+1, close) of the braces of src
-// that the skeleton leaves out whole ({a, c, 0}) and the comments it
-// leaves out ({a, c, 1}), in order, or nil (none, or the skeleton cannot
+// that the skeleton leaves out whole ({a, c, 0}), the comments it
+// leaves out ({a, c, 1}) and the array literals it leaves out ({a, c, 2}:
+// [open+1, close) of the brackets), in order, or nil (none, or the skeleton cannot
 // read the file). A gap between the skeleton's pieces
 // counts only when the brace before it and the one after it are kept,
 // match, and something other than spaces and comments lies between
@@ -48,11 +50,15 @@ func bodySpans(l *Language, out *skelOut, src []byte) [][3]int {
 			spans = append(spans, [3]int{a, c, 1})
 			continue
 		}
-		if src[a-1] != '{' || src[c] != '}' {
-			continue
-		}
-		if b, ok := bodyRead(l.syn, src, a); ok && b == c && hasCode(l.syn, src, a, c) {
-			spans = append(spans, [3]int{a, c, 0})
+		switch {
+		case src[a-1] == '{' && src[c] == '}':
+			if b, ok := bodyRead(l.syn, src, a, '}'); ok && b == c && hasCode(l.syn, src, a, c) {
+				spans = append(spans, [3]int{a, c, 0})
+			}
+		case src[a-1] == '[' && src[c] == ']' && c-a >= minLiteral:
+			if b, ok := bodyRead(l.syn, src, a, ']'); ok && b == c {
+				spans = append(spans, [3]int{a, c, 2})
+			}
 		}
 	}
 	return spans
@@ -80,14 +86,15 @@ func commentsOnly(sx *syntax, src []byte, a, c int) bool {
 	return off == c
 }
 
-// bodyRead reads src from off (just after a '{') as the skeleton reads a
-// body that is not a container and returns the offset of its closing
-// brace; ok is false when the lexer fails or something in it can define.
-func bodyRead(sx *syntax, src []byte, off int) (end int, ok bool) {
+// bodyRead reads src from off (just after a '{', or a '[' for an array
+// literal: closer) as the skeleton reads a body that is not a container
+// and returns the offset of its closer; ok is false when the lexer fails
+// or something in it can define.
+func bodyRead(sx *syntax, src []byte, off int, closer byte) (end int, ok bool) {
 	var out skelOut
 	b := bskel{skeleton: skeleton{src: src, out: &out, from: off, rowOff: off, lineS: off}, lx: lexer{sx: sx, src: src}, sx: sx}
-	end, defs := b.block(off, '}', false)
-	if b.fail || defs || end >= len(src) || src[end] != '}' {
+	end, defs := b.block(off, closer, false)
+	if b.fail || defs || end >= len(src) || src[end] != closer {
 		return 0, false
 	}
 	return end, true
@@ -149,7 +156,12 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 		if !commentsOnly(b.lang.syn, src, a, c) {
 			return nil, false
 		}
-	} else if end, ok := bodyRead(b.lang.syn, src, a); !ok || end != c || !hasCode(b.lang.syn, src, a, c) {
+	} else if b.spans[i][2] == 2 {
+		// An array literal: it stays one, large enough to be left out.
+		if end, ok := bodyRead(b.lang.syn, src, a, ']'); !ok || end != c || c-a < minLiteral {
+			return nil, false
+		}
+	} else if end, ok := bodyRead(b.lang.syn, src, a, '}'); !ok || end != c || !hasCode(b.lang.syn, src, a, c) {
 		return nil, false
 	}
 	// The definitions: none may start inside the body; those after the

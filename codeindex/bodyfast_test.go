@@ -251,3 +251,49 @@ func TestBodyFastComments(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyFastLiteral: typing inside a large array literal that the
+// skeleton leaves out (PHP's constant tables) defers the parse and moves
+// the definitions after it; closing the literal early, opening a
+// function in it or shrinking it below minLiteral does not.
+func TestBodyFastLiteral(t *testing.T) {
+	const head = "<?php\nclass A {\n  private const MAP = [\n    'a' => ['x', 'y'],\n    'bb' => ['z'],\n"
+	const tail = "    'ccc' => ['w', 'v', 'u'],\n    'dddd' => ['t'],\n  ];\n  public function f() { return 1; }\n}\n"
+	ix := emptyIndex(t)
+	x := newExtractor()
+	defer x.Close()
+	for i, c := range []struct {
+		text    string
+		pending bool
+	}{
+		{head + tail, false},
+		{head + "    // edit 1\n" + tail, true},
+		{head + "    // edit 2\n    'dd' => [],\n" + tail, true},
+		{head + "    // edit 2\n    'dd' => [function () { return 1; }],\n" + tail, true},
+		{head + "    // edit 3\n  ];\n  function g() {}\n  const B = [\n" + tail, false},
+		{head + tail, false},
+		{"<?php\nclass A {\n  private const MAP = [\n    'a' => 1,\n" + tail, true},
+		{"<?php\nclass A {\n  private const MAP = [\n    'a' => 1,\n  ];\n  public function f() { return 1; }\n}\n", false},
+	} {
+		if err := ix.UpdateBuffer("A.php", int32(i+1), c.text); err != nil {
+			t.Fatal(err)
+		}
+		ix.bufMu.Lock()
+		b := ix.buffers["A.php"]
+		pending, syms := b.pending, fmt.Sprint(b.syms)
+		ix.bufMu.Unlock()
+		if pending != c.pending {
+			t.Errorf("edit %d: pending %v, want %v", i, pending, c.pending)
+		}
+		l := LanguageFor("A.php")
+		tree, err := x.parseTree(l, []byte(c.text), ctree{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprint(x.treeDefs(l, tree.root(), []byte(c.text)))
+		tree.close()
+		if syms != want {
+			t.Errorf("edit %d: definitions\n%s\nwant\n%s", i, syms, want)
+		}
+	}
+}
