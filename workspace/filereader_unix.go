@@ -110,7 +110,7 @@ func (d *FileReader) read(root, rel string, maxSize int64, maxBytes int, buf []b
 	if err != nil {
 		return buf, false, 0, err
 	}
-	defer unix.Close(fd)
+	defer sysClose(fd)
 	var st unix.Stat_t
 	if err := d.statFD(fd, rel, &st); err != nil {
 		return buf, false, 0, err
@@ -128,9 +128,9 @@ func (d *FileReader) read(root, rel string, maxSize int64, maxBytes int, buf []b
 // statFD fstats the open file fd (named rel): it must be a regular file,
 // and not a hard link to a denied file (see denied).
 func (d *FileReader) statFD(fd int, rel string, st *unix.Stat_t) error {
-	err := unix.Fstat(fd, st)
+	err := sysFstat(fd, st)
 	for err == unix.EINTR {
-		err = unix.Fstat(fd, st)
+		err = sysFstat(fd, st)
 	}
 	switch {
 	case err != nil:
@@ -158,7 +158,7 @@ func (d *FileReader) open(root, rel string) (int, error) {
 		return -1, err
 	}
 	for {
-		fd, err := unix.Openat(dfd, name, openFlags, 0)
+		fd, err := sysOpenat(dfd, name, openFlags)
 		if err != unix.EINTR {
 			return fd, err
 		}
@@ -295,7 +295,7 @@ func openRetry(path string, flags int) (int, error) {
 // closeDir releases the directory descriptor (not the folder's).
 func (d *FileReader) closeDir() {
 	if d.fd >= 0 && d.fd != d.rootFD {
-		unix.Close(d.fd)
+		sysClose(d.fd)
 	}
 	d.dir, d.fd = "", -1
 }
@@ -384,7 +384,7 @@ func readFD(fd int, size int64, maxBytes int, buf []byte, d *FileReader) (_ []by
 		if d != nil {
 			d.prefault(buf[:end])
 		}
-		n, err := unix.Read(fd, buf[len(buf):end])
+		n, err := sysRead(fd, buf[len(buf):end])
 		if err == unix.EINTR {
 			continue
 		}

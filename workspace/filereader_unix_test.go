@@ -11,19 +11,29 @@ import (
 )
 
 // withOpenat2 runs fn once with openat2 (where the system has it) and once
-// opening one component at a time.
+// opening one component at a time, each with the ordinary system calls
+// and with the raw ones (UseRawFileCalls).
 func withOpenat2(t *testing.T, fn func(t *testing.T)) {
 	for _, no := range []bool{false, true} {
-		name := "openat2"
-		if no {
-			name = "openat"
+		for _, raw := range []bool{false, true} {
+			name := "openat2"
+			if no {
+				name = "openat"
+			}
+			if raw {
+				name += "/raw"
+			}
+			t.Run(name, func(t *testing.T) {
+				old := noOpenat2.Load()
+				noOpenat2.Store(no)
+				oldRaw := setRawFileCalls(raw)
+				t.Cleanup(func() {
+					noOpenat2.Store(old)
+					setRawFileCalls(oldRaw)
+				})
+				fn(t)
+			})
 		}
-		t.Run(name, func(t *testing.T) {
-			old := noOpenat2.Load()
-			noOpenat2.Store(no)
-			t.Cleanup(func() { noOpenat2.Store(old) })
-			fn(t)
-		})
 	}
 }
 

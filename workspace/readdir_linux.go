@@ -32,14 +32,14 @@ func readDir(s *dirScratch, dir, root string, follow bool) error {
 	if err != nil {
 		return err
 	}
-	defer syscall.Close(fd)
+	defer sysClose(fd)
 	if len(s.buf) == 0 {
 		s.buf = make([]byte, 32<<10)
 	}
 	s.arena, s.ents = s.arena[:0], s.ents[:0]
 	s.gitignore, s.ignore = nil, nil
 	for {
-		n, err := syscall.ReadDirent(fd, s.buf)
+		n, err := sysGetdents(fd, s.buf)
 		if err == syscall.EINTR {
 			continue
 		}

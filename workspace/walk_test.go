@@ -418,6 +418,19 @@ func TestReadDirMatchesPortable(t *testing.T) {
 	os.Chmod(filepath.Join(root, "many", "run.sh"), 0o755|fs.ModeSetuid|fs.ModeSticky)
 	os.Mkdir(filepath.Join(root, "many", "sticky"), 0o1777)
 	mkfifo(filepath.Join(root, "many", "fifo"))
+	defer setRawFileCalls(setRawFileCalls(false))
+	for _, raw := range []bool{false, true} {
+		setRawFileCalls(raw) // the ordinary system calls, then the raw ones
+		readDirsMatchPortable(t, root)
+	}
+	var s dirScratch
+	if err := readDir(&s, filepath.Join(root, "keep.txt"), "", true); err == nil {
+		t.Error("readDir of a file must fail")
+	}
+}
+
+func readDirsMatchPortable(t *testing.T, root string) {
+	t.Helper()
 	for _, dir := range []string{root, filepath.Join(root, "many"), filepath.Join(root, "pkg")} {
 		fast := dirScratch{ignores: true, stat: true, hidden: true}
 		slow := fast
@@ -446,9 +459,5 @@ func TestReadDirMatchesPortable(t *testing.T) {
 		if dir == root && fast.gitignore == nil || dir == filepath.Join(root, "many") && string(fast.ignore) != "*.tmp\n" {
 			t.Errorf("%s: ignore files not read: %q %q", dir, fast.gitignore, fast.ignore)
 		}
-	}
-	var s dirScratch
-	if err := readDir(&s, filepath.Join(root, "keep.txt"), "", true); err == nil {
-		t.Error("readDir of a file must fail")
 	}
 }

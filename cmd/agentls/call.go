@@ -44,6 +44,7 @@ Example:
 
 func runCall(e *env, args []string) int {
 	shortLivedGC()
+	workspace.UseRawFileCalls()
 	fs := newFlags(e, "call", callSynopsis, callHelp)
 	dir := fs.String("C", ".", "the workspace `folder` the tool acts on")
 	settingsArg := fs.String("settings", "", "the agentls settings as a JSON `object`, as an editor would send them (e.g. {\"bash\":{\"sandbox\":\"strict\"}})")
