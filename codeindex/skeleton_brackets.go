@@ -154,15 +154,19 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tIdent:
-			if sx.macroRuns && paren == 0 && headAngle == 0 && (prev == ';' || prev == '}') {
-				if end := b.macroRun(off); end > off {
-					b.cut(off, end)
+			if sx.macroRuns && paren == 0 && (headAngle == 0 && (prev == ';' || prev == '}' || prev == '{' ||
+				prev == ':' && prev2 == 'i' && access[prev2Word]) || prev == '>' && prev2 == 'i' && prev2Word == "template") {
+				if end, typ := b.macroRun(off, prev == '>'); end > off {
+					if typ {
+						push('i', "~")
+					}
 					off = end
 					continue
 				}
 			}
 			if sx.macroRuns && paren == 0 && isMacroName(src[off:e]) {
-				if end := b.macroAttr(e, e-off, prev, prev2, prevWord); end > 0 {
+				if end := b.macroAttr(e, e-off, prev, prev2, prevWord, prev == '{' || prev == '>' && prev2 == 'i' && prev2Word == "template" ||
+					prev == ':' && prev2 == 'i' && access[prev2Word]); end > 0 {
 					if tailN < len(tail) {
 						tail[tailN] = [2]int{off, end}
 						tailN++
@@ -578,73 +582,161 @@ func (b *bskel) attrMacro(off, e int, prev byte, prevWord string) bool {
 	return k == tIdent && !cTypeWords[string(src[e:n])] || k == tPunct && src[e] == '*'
 }
 
-// macroRun reads, from a statement's start at off, the run of lines that
-// are each a statement of macro invocations without a terminator (Boost's
+// macroRun reads, from a statement's start at off, the run of statements
+// that are each a line of macro invocations without a terminator (Boost's
 // generated tables: `TRAITS_BEG(iau2000, 19900) type<...> TRAITS_MID()
-// (...) TRAITS_END()`, X-macro lists): a line that starts with a name in
-// capitals and a parenthesis and holds no brace, semicolon or directive
-// up to its end outside brackets. The grammar knows no such statement and
-// recovers from one error as long as the whole run, at a cost that grows
-// faster than the run: one generated Boost header of 2,400 such lines was
-// a quarter of the C++ corpus's parse. It returns where the last line of
-// a run of two or more starts (that one stays, so that what follows the
-// run parses as before), else off.
-func (b *bskel) macroRun(off int) int {
-	start, last, lines := off, off, 0
+// (...) TRAITS_END()`, X-macro lists, BOOST_TYPEOF_REGISTER_TYPE(x)) or a
+// single invocation with one (`BOOST_MPL_ASSERT_MSG((false), MSG,
+// (types<T>));`) or before a closing brace (`struct tag { IS_TAG() };`).
+// The grammar knows no such statement and recovers from one error as long
+// as the whole run, at a cost that grows faster than the run: one
+// generated Boost header of 2,400 such lines was a quarter of the C++
+// corpus's parse. The run goes from the skeleton, unless what follows may
+// be read with its last line (a brace or a parenthesis: `TEST(a, b) {`),
+// then that line stays; or the last line is the return type of the
+// function that follows (`BOOST_ASIO_INITFN_AUTO_RESULT_TYPE(H, void())`
+// before `async_read(...)`), then the first letter of its name stays, a
+// type to the parser. After a template's parameters (typeOnly) only such
+// a type goes. It returns where the skeleton goes on (off when nothing
+// went) and whether a one-letter type stays.
+func (b *bskel) macroRun(off int, typeOnly bool) (int, bool) {
+	src := b.src
+	lx := b.lx
+	start, last, end, semi := off, -1, off, false
 	for {
-		end := b.macroLine(off)
-		if end < 0 {
+		e, s := b.macroLine(off)
+		if e < 0 {
 			break
 		}
-		lines++
-		last = off
-		// The next line, past white space and comments.
-		lx := b.lx
-		k, e := lx.next(end)
+		last, end, semi = off, e, s
+		// The next statement, past white space and comments.
+		k, n := lx.next(e)
 		for k == tSpace || k == tComment {
-			end = e
-			k, e = lx.next(end)
+			e = n
+			k, n = lx.next(e)
 		}
-		off = end
+		off = e
+		if semi || typeOnly {
+			break
+		}
 	}
-	if lines < 2 {
-		return start
+	if last < 0 {
+		return start, false
 	}
-	return last
+	k, n := lx.next(off)
+	if w, _ := b.sx.wordKw(src[off:n]); !semi && k == tIdent && (w == "~" || w == "operator") {
+		// A function's name (qualified: ns::f, X::operator()), then a
+		// parenthesis: the last line is its return type.
+		at := n
+		k2, n2 := lx.next(at)
+		for k2 == tSpace {
+			at = n2
+			k2, n2 = lx.next(at)
+		}
+		for k2 == tPunct && src[at] == ':' && at+1 < len(src) && src[at+1] == ':' {
+			at += 2
+			if k2, n2 = lx.next(at); k2 == tPunct && src[at] == '~' {
+				at = n2
+				k2, n2 = lx.next(at)
+			}
+			if k2 != tIdent {
+				return start, false
+			}
+			at = n2
+			k2, n2 = lx.next(at)
+			for k2 == tSpace {
+				at = n2
+				k2, n2 = lx.next(at)
+			}
+		}
+		if k2 == tPunct && src[at] == '(' {
+			if last > start {
+				b.cut(start, last)
+			}
+			b.cut(last+1, end)
+			return end, true
+		}
+		if k2 == tPunct && src[at] != ';' && src[at] != ',' && src[at] != '=' && src[at] != '[' && src[at] != '*' && src[at] != '&' && src[at] != ':' {
+			k = tPunct // `M(x) vector<T> f()`: the last line may be a type
+		}
+	}
+	if typeOnly {
+		return start, false
+	}
+	switch {
+	case k == tEOF || k == tDirective || k == tIdent || semi,
+		k == tPunct && (src[off] == '}' || src[off] == '~' || src[off] == '['):
+		b.cut(start, end)
+		return end, false
+	case last > start:
+		b.cut(start, last)
+		return last, false
+	}
+	return start, false
 }
 
-// macroLine returns the end of the line of macro invocations starting at
-// off (see macroRun), or -1.
-func (b *bskel) macroLine(off int) int {
+// macroLine returns the end of the statement of macro invocations
+// starting at off (see macroRun) and whether a semicolon ends it, or -1:
+// a line that starts with a name in capitals and a parenthesis and holds
+// no brace, semicolon or directive up to its end outside brackets; or
+// such an invocation right before a semicolon (included) or a closing
+// brace.
+func (b *bskel) macroLine(off int) (int, bool) {
 	src := b.src
 	lx := b.lx
 	k, e := lx.next(off)
-	if k != tIdent || !isMacroName(src[off:e]) || !lineStartsAt(src, off) {
-		return -1
+	if k != tIdent || !isMacroName(src[off:e]) {
+		return -1, false
 	}
 	if k, _ = lx.next(e); k != tPunct || src[e] != '(' {
-		return -1
+		return -1, false
 	}
-	depth := 0
-	for off, n := e, e; ; off = n {
-		k, n = lx.next(off)
+	line := lineStartsAt(src, off)
+	depth, first := 0, -1 // first: where the first invocation ends
+	for at, n := e, e; ; at = n {
+		k, n = lx.next(at)
 		switch k {
-		case tEOF, tBad, tDirective:
-			return -1
-		case tSpace:
-			if depth == 0 && bytes.IndexByte(src[off:n], '\n') >= 0 {
-				return off
+		case tEOF:
+			if depth == 0 && line {
+				return at, false
 			}
+			return -1, false
+		case tBad, tDirective:
+			return -1, false
+		case tSpace:
+			if depth == 0 && line && bytes.IndexByte(src[at:n], '\n') >= 0 {
+				return at, false
+			}
+		case tComment:
 		case tPunct:
-			switch src[off] {
-			case '{', '}', ';':
-				return -1
+			switch src[at] {
+			case ';', '}':
+				if depth == 0 && first == at {
+					if src[at] == ';' {
+						return n, true
+					}
+					return at, false
+				}
+				return -1, false
+			case '{':
+				return -1, false
 			case '(', '[':
 				depth++
 			case ')', ']':
 				if depth--; depth < 0 {
-					return -1
+					return -1, false
 				}
+				if depth == 0 && first < 0 {
+					first = n
+					// Blanks between the invocation and a ; or }.
+					if k2, n2 := lx.next(n); k2 == tSpace && bytes.IndexByte(src[n:n2], '\n') < 0 {
+						first = n2
+					}
+				}
+			}
+		default:
+			if first >= 0 && !line {
+				return -1, false
 			}
 		}
 	}
@@ -664,7 +756,7 @@ func (b *bskel) macroLine(off int) int {
 // definitions go; the grammar takes it for an error. It returns where what
 // the skeleton leaves out ends (the name, and its arguments after a
 // parameter list), or 0.
-func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string) int {
+func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string, declStart bool) int {
 	src := b.src
 	lx := b.lx
 	skip := func(off int) (tokKind, int, int) {
@@ -677,11 +769,12 @@ func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string) int
 	}
 	k, at, n := skip(e)
 	if prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')' {
-		end := e
+		end, own := e, false
 		if k == tPunct && src[at] == '(' {
-			if lineStartsAt(src, e-nameLen) {
-				return 0 // a statement of its own: STATIC_ASSERT(x);
-			}
+			// On a line of its own it may be a statement (STATIC_ASSERT(x)
+			// after a macro that defines a function): then no body or
+			// initializer follows.
+			own = lineStartsAt(src, e-nameLen)
 			// its arguments
 			depth := 0
 			for off := at; ; off = n {
@@ -700,7 +793,7 @@ func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string) int
 			}
 			k, at, _ = skip(end)
 		}
-		if k == tPunct && bytes.IndexByte([]byte("{;:=,"), src[at]) >= 0 || k == tIdent {
+		if k == tPunct && bytes.IndexByte([]byte("{:="), src[at]) >= 0 || !own && (k == tIdent || k == tPunct && (src[at] == ';' || src[at] == ',')) {
 			return end
 		}
 		return 0
@@ -709,11 +802,11 @@ func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string) int
 		return 0
 	}
 	switch {
-	case prev == ';' || prev == '}':
+	case prev == ';' || prev == '}' || declStart:
 		if k == tEOF || k == tDirective || k == tPunct && (src[at] == '}' || src[at] == '~') {
 			return e
 		}
-	case prev == 'i' && cTypeWords[prevWord]:
+	case prev == 'i' && (cTypeWords[prevWord] || cppSpecifiers[prevWord]):
 	default:
 		return 0
 	}
@@ -737,6 +830,13 @@ func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string) int
 	}
 	return 0
 }
+
+// cppSpecifiers may come before a macro that stands for an attribute
+// (`friend BOOST_CONSTEXPR bool operator==(`).
+var cppSpecifiers = words("friend explicit virtual constexpr")
+
+// access are C++'s access specifiers (public: starts a member).
+var access = words("public private protected")
 
 // declWords start a C++ declaration.
 var declWords = words("void bool char short int long unsigned signed float double auto const constexpr static inline virtual explicit extern friend typename template class struct union enum namespace typedef using")

@@ -224,10 +224,15 @@ const Header = () => <header>hi</header>;
 	}
 }
 
-// TestSkeletonMacroRun: the C++ skeleton leaves out a run of lines of
-// macro invocations without terminators (a generated table, as in Boost's
-// srs/projections/iau2000_traits.hpp) but its last line, and what stands
-// around the run keeps its definitions.
+// TestSkeletonMacroRun: the C++ skeleton leaves out statements of macro
+// invocations without terminators (a generated table, as in Boost's
+// srs/projections/iau2000_traits.hpp; BOOST_TYPEOF_REGISTER_TYPE(x)
+// lines), single invocations with one (BOOST_MPL_ASSERT_MSG(...);) or
+// before a closing brace (`struct tag { IS_TAG() };`), keeps the first
+// letter of one that is the return type of the function that follows
+// (Asio's BOOST_ASIO_INITFN_AUTO_RESULT_TYPE(...)), and one before a
+// brace (`TEST(a, b) {`); what stands around them keeps its definitions,
+// and the skeleton parses without error.
 func TestSkeletonMacroRun(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("namespace geo {\ntemplate <int N>\nstruct traits {};\n\n")
@@ -237,17 +242,50 @@ func TestSkeletonMacroRun(t *testing.T) {
 			fmt.Fprintf(&b, "//TRAITS_BEG(iau, %d)\n", i+1000)
 		}
 	}
-	b.WriteString("struct after { void f(); };\nSINGLE_MACRO(x)\nSTATIC_ASSERT(sizeof(after) > 0);\nSTATIC_ASSERT(true);\nint g(int a) { return a; }\n}\n")
+	b.WriteString(`struct after { void f(); };
+SINGLE_MACRO(x)
+STATIC_ASSERT(sizeof(after) > 0);
+STATIC_ASSERT(true);
+int g(int a) { return a; }
+struct tag { IS_TAG() };
+struct checked
+{
+    BOOST_MPL_ASSERT_MSG((false), NOT_IMPLEMENTED, (types<int>));
+public:
+    COPYABLE_AND_MOVABLE(checked)
+    BOOST_ASIO_INITFN_AUTO_RESULT_TYPE(H,
+        void (boost::system::error_code, std::size_t))
+    async_read(H&& handler);
+};
+TEST(suite, name)
+{
+}
+}
+BOOST_TYPEOF_REGISTER_TYPE(geo::after)
+#if X
+BOOST_TYPEOF_REGISTER_TEMPLATE(geo::traits, (class)(int))
+#endif
+`)
 	src := []byte(b.String())
 	l, x, skel := skeletonOf(t, "cpp", src)
-	if n := strings.Count(skel, "TRAITS_BEG"); n != 1 {
-		t.Errorf("the skeleton keeps %d lines of the run, want its last:\n%s", n, skel)
+	for _, gone := range []string{"TRAITS_", "SINGLE_MACRO", "STATIC_ASSERT", "IS_TAG", "MOVABLE", "NOT_IMPLEMENTED", "AUTO_RESULT", "BOOST_TYPEOF"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %s:\n%s", gone, skel)
+		}
 	}
-	for _, keep := range []string{"TRAITS_BEG(iau, 49)", "SINGLE_MACRO(x)", "STATIC_ASSERT(sizeof(after) > 0);", "STATIC_ASSERT(true);"} {
+	for _, keep := range []string{"B\n    async_read(", "TEST()\n{"} {
 		if !strings.Contains(skel, keep) {
 			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
 		}
 	}
+	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Errorf("the skeleton has a syntax error:\n%s", skel)
+	}
+	tree.Close()
 	sd, err := x.skeletonDefs(l, src)
 	if err != nil {
 		t.Fatal(err)
@@ -257,7 +295,9 @@ func TestSkeletonMacroRun(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s %d", s.Kind, s.Name, s.Range.Start.Line))
 	}
 	lines := strings.Count(b.String()[:strings.Index(b.String(), "struct after")], "\n")
-	want := []string{"module geo 0", "struct traits 2", fmt.Sprintf("struct after %d", lines), fmt.Sprintf("function g %d", lines+4)}
+	want := []string{"module geo 0", "struct traits 2", fmt.Sprintf("struct after %d", lines), fmt.Sprintf("function g %d", lines+4),
+		fmt.Sprintf("struct tag %d", lines+5), fmt.Sprintf("struct checked %d", lines+6), fmt.Sprintf("method async_read %d", lines+11),
+		fmt.Sprintf("function TEST %d", lines+15)}
 	for _, w := range want {
 		if !slices.Contains(got, w) {
 			t.Errorf("skeleton definitions %q lack %q", got, w)
@@ -280,6 +320,14 @@ public:
   timer(timer&& other) BOOST_NOEXCEPT_IF(is_nothrow<T>::value) : ex_(other.ex_) {}
   static BOOST_ASIO_CONSTEXPR const char* name() { return "timer"; }
   void wait() BOOST_ASIO_NOEXCEPT;
+  template <typename T>
+  BOOST_ASIO_CONSTEXPR typename enable_if<is_executor<T>::value>::type
+  require(const T& t) const;
+  friend BOOST_ASIO_CONSTEXPR bool operator==(const timer& a, const timer& b);
+  void run() const
+    BOOST_ASIO_NOEXCEPT_IF(is_nothrow<T>::value)
+  {
+  }
   MY_TYPE value_;
   MY_TYPE get(int);
 private:
@@ -321,7 +369,7 @@ SPIRIT_NAMESPACE_END
 	for _, s := range symbols(sd, "a.hpp") {
 		got = append(got, s.Name)
 	}
-	for _, w := range []string{"timer", "get_executor", "name", "wait", "value_", "get", "ex_", "cancel"} {
+	for _, w := range []string{"timer", "get_executor", "name", "wait", "value_", "get", "ex_", "cancel", "run"} {
 		if !slices.Contains(got, w) {
 			t.Errorf("skeleton definitions %q lack %q", got, w)
 		}

@@ -170,7 +170,7 @@ func (sx *syntax) init() {
 	for w, f := range sx.kw {
 		sx.words[w] = wordInfo{w, f}
 	}
-	for _, set := range []map[string]bool{qualifiers, cTypeWords, cBuiltinTypes, words("async return new template macro_rules")} {
+	for _, set := range []map[string]bool{qualifiers, cTypeWords, cBuiltinTypes, access, cppSpecifiers, words("async return new template macro_rules")} {
 		for w := range set {
 			sx.words[w] = wordInfo{w, sx.kw[w]}
 		}
