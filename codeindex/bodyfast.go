@@ -1,6 +1,9 @@
 package codeindex
 
 import (
+	"bytes"
+	"cmp"
+	"slices"
 	"sort"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -22,23 +25,61 @@ import (
 // large array literal that it leaves out (PHP's constant tables), still
 // one that it leaves out. Brace languages only (bracketSkeleton).
 
-// bodySpans returns the contents [open+1, close) of the braces of src
-// that the skeleton leaves out whole ({a, c, 0}), the comments it
-// leaves out ({a, c, 1}) and the array literals it leaves out ({a, c, 2}:
-// [open+1, close) of the brackets), in order, or nil (none, or the skeleton cannot
-// read the file). A gap between the skeleton's pieces
-// counts only when the brace before it and the one after it are kept,
-// match, and something other than spaces and comments lies between
-// (so that a gap of comments only, inside a class body, is not taken for
-// a body).
-func bodySpans(l *Language, out *skelOut, src []byte) [][3]int {
-	if l.syn == nil || l.syn.body != bodyBrackets || l.skeleton == nil {
+// bodySpan is a part of a file's text that an edit may change without
+// changing its definitions (the body fast path's): [a, c) and what it is.
+type bodySpan struct {
+	a, c int
+	kind uint8
+	// indent: of pyBody, the least indentation of the body's lines
+	indent int
+}
+
+// The kinds of bodySpan.
+const (
+	braceBody  uint8 = iota // the contents of braces the skeleton leaves out
+	comments                // comments the skeleton leaves out
+	arrayLit                // an array literal's contents the skeleton leaves out (brackets)
+	rubyBody                // a Ruby method's body, from after its signature's line to its `end`
+	pyBody                  // a Python function's body the skeleton leaves out (pythonSkeleton)
+	pyBrackets              // the contents of Python brackets
+	pyString                // the text of a long Python string, inside its quotes
+)
+
+// bodySpans returns the spans of src whose text an edit may change
+// without changing the file's definitions, in order, or nil (none, or the
+// skeleton cannot read the file): for a brace language, the contents
+// [open+1, close) of the braces that the skeleton leaves out whole, the
+// comments it leaves out and the array literals it leaves out; for Ruby
+// and Python, the method bodies it leaves out, and for Python also the
+// contents of brackets and of long strings that it leaves out. A gap
+// between the skeleton's pieces counts only when the brace before it and
+// the one after it are kept, match, and something other than spaces and
+// comments lies between (so that a gap of comments only, inside a class
+// body, is not taken for a body).
+func bodySpans(l *Language, out *skelOut, src []byte) []bodySpan {
+	if l.syn == nil || l.skeleton == nil {
+		return nil
+	}
+	switch l.syn.body {
+	case bodyBrackets, bodyRuby, bodyIndent:
+	default:
 		return nil
 	}
 	if !l.skeleton(out, src) {
 		return nil
 	}
-	var spans [][3]int
+	var spans []bodySpan
+	switch l.syn.body {
+	case bodyRuby:
+		for _, b := range out.bodies {
+			if rubyBodyOK(src, b[0], b[1]) {
+				spans = append(spans, bodySpan{a: b[0], c: b[1], kind: rubyBody})
+			}
+		}
+		return spans
+	case bodyIndent:
+		return pySpans(out, src)
+	}
 	segs := out.segs
 	for i := 0; i+1 < len(segs); i++ {
 		n := segs[i+1].c - segs[i].c
@@ -47,17 +88,17 @@ func bodySpans(l *Language, out *skelOut, src []byte) [][3]int {
 			continue
 		}
 		if commentsOnly(l.syn, src, a, c) {
-			spans = append(spans, [3]int{a, c, 1})
+			spans = append(spans, bodySpan{a: a, c: c, kind: comments})
 			continue
 		}
 		switch {
 		case src[a-1] == '{' && src[c] == '}':
 			if b, ok := bodyRead(l.syn, src, a, '}'); ok && b == c && hasCode(l.syn, src, a, c) {
-				spans = append(spans, [3]int{a, c, 0})
+				spans = append(spans, bodySpan{a: a, c: c, kind: braceBody})
 			}
 		case src[a-1] == '[' && src[c] == ']' && c-a >= minLiteral:
 			if b, ok := bodyRead(l.syn, src, a, ']'); ok && b == c {
-				spans = append(spans, [3]int{a, c, 2})
+				spans = append(spans, bodySpan{a: a, c: c, kind: arrayLit})
 			}
 		}
 	}
@@ -123,11 +164,17 @@ const maxFastBody = 128 << 10
 
 // bodyFast tries the fast path for the edit e that turns b.src into src:
 // it returns the definitions after the edit and true when e lies inside
-// one of b's bodies (see bodySpans) and the body, read again in src,
-// still closes where it did (moved by the edit) with nothing in it that
-// can define. The caller holds bufMu.
+// one of b's spans (see bodySpans) and the span, read again in src, is
+// still one (moved by the edit): a body that closes where it did with
+// nothing in it that can define, the same comments, a literal left out.
+// The caller holds bufMu.
 func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, bool) {
-	if b.lang.syn == nil || b.lang.syn.body != bodyBrackets || b.stale {
+	if b.lang.syn == nil || b.stale {
+		return nil, false
+	}
+	switch b.lang.syn.body {
+	case bodyBrackets, bodyRuby, bodyIndent:
+	default:
 		return nil, false
 	}
 	if !b.spansOK {
@@ -143,37 +190,79 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 		b.spans, b.spansOK = bodySpans(b.lang, ix.bodyOut, b.src), true
 	}
 	start, oldEnd, newEnd := int(e.StartIndex), int(e.OldEndIndex), int(e.NewEndIndex)
-	i := sort.Search(len(b.spans), func(i int) bool { return b.spans[i][0] > start }) - 1
-	if i < 0 || oldEnd > b.spans[i][1] {
+	i := sort.Search(len(b.spans), func(i int) bool { return b.spans[i].a > start }) - 1
+	if i < 0 || oldEnd > b.spans[i].c {
 		return nil, false
 	}
-	a, c := b.spans[i][0], b.spans[i][1]+newEnd-oldEnd
+	sp := b.spans[i]
+	a, c := sp.a, sp.c+newEnd-oldEnd
 	if c-a > maxFastBody {
 		return nil, false
 	}
-	if b.spans[i][2] == 1 {
-		// Comments: they stay comments, ending where they did.
-		if !commentsOnly(b.lang.syn, src, a, c) {
+	sx := b.lang.syn
+	// last: where the definitions that ended at the span's end (a Python
+	// function's, whose last statement it holds) end now.
+	last := -1
+	switch sp.kind {
+	case comments: // they stay comments, ending where they did
+		if !commentsOnly(sx, src, a, c) {
 			return nil, false
 		}
-	} else if b.spans[i][2] == 2 {
-		// An array literal: it stays one, large enough to be left out.
-		if end, ok := bodyRead(b.lang.syn, src, a, ']'); !ok || end != c || c-a < minLiteral {
+	case arrayLit: // it stays one, large enough to be left out
+		if end, ok := bodyRead(sx, src, a, ']'); !ok || end != c || c-a < minLiteral {
 			return nil, false
 		}
-	} else if end, ok := bodyRead(b.lang.syn, src, a, '}'); !ok || end != c || !hasCode(b.lang.syn, src, a, c) {
+	case braceBody:
+		if end, ok := bodyRead(sx, src, a, '}'); !ok || end != c || !hasCode(sx, src, a, c) {
+			return nil, false
+		}
+	case rubyBody:
+		if !rubyBodyOK(src, a, c) {
+			return nil, false
+		}
+	case pyBody:
+		if start == a && a > 0 && a < len(src) && isIdentByte(src[a-1]) && isIdentByte(src[a]) {
+			return nil, false // the body's first token grows (`d` to `def`)
+		}
+		var ok bool
+		if last, _, ok = pyBodyRead(src, a, c, sp.indent); !ok || last < start {
+			return nil, false
+		}
+	case pyBrackets:
+		if !pyBracketsOK(src, a, c) {
+			return nil, false
+		}
+	case pyString:
+		if !pyStringOK(src, a, c) {
+			return nil, false
+		}
+	default:
 		return nil, false
 	}
-	// The definitions: none may start inside the body; those after the
+	// The definitions: none may start inside the span; those after the
 	// edit move, those holding it end later.
-	sp := Pos{e.StartPoint.Row, e.StartPoint.Column}
+	spt := Pos{e.StartPoint.Row, e.StartPoint.Column}
 	op := Pos{e.OldEndPoint.Row, e.OldEndPoint.Column}
 	np := Pos{e.NewEndPoint.Row, e.NewEndPoint.Column}
+	var oldLast, newLast Pos
+	if last >= 0 {
+		// The point of the span's end before the edit, and of last after.
+		p := pointAt(b.src, oldEnd, e.OldEndPoint, sp.c)
+		oldLast = Pos{p.Row, p.Column}
+		if last >= newEnd {
+			p = pointAt(src, newEnd, e.NewEndPoint, last)
+		} else {
+			p = pointAt(src, start, e.StartPoint, last)
+		}
+		newLast = Pos{p.Row, p.Column}
+	}
 	// Text inserted where a definition starts goes before it, where one
 	// ends after it.
 	shift := func(p Pos, end bool) (Pos, bool) {
 		switch {
-		case posLess(p, sp) || end && p == sp: // before the edit
+		case end && last >= 0 && p == oldLast:
+			return newLast, true
+		case posLess(p, spt) || end && p == spt: // before the edit
 			return p, true
 		case posLess(p, op): // inside the edit
 			return p, false
@@ -193,14 +282,255 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 		}
 		syms[k] = d
 	}
-	// The body spans after the edit.
+	// The spans after the edit.
 	for k := i; k < len(b.spans); k++ {
 		if k > i {
-			b.spans[k][0] += newEnd - oldEnd
+			b.spans[k].a += newEnd - oldEnd
 		}
-		b.spans[k][1] += newEnd - oldEnd
+		b.spans[k].c += newEnd - oldEnd
 	}
 	return syms, true
+}
+
+// rubyBodyOK reports whether src[a:c] reads as the body of a Ruby method
+// whose signature's line ends at a and whose `end` is at c: read alone,
+// as rubySkeleton reads a body, it closes nothing and holds nothing that
+// can define (def, class, module, a constant assigned), its brackets
+// match, nothing in it runs on past c (a string, a heredoc, a comment
+// before `end` on its line), and the `end` at c stays a keyword.
+func rubyBodyOK(src []byte, a, c int) bool {
+	if a <= 0 || c <= a || c+3 > len(src) || src[a-1] != '\n' || string(src[c:c+3]) != "end" || c-a > maxFastBody {
+		return false
+	}
+	switch src[c-1] {
+	case ' ', '\t', '\n', '\r', ';':
+	default:
+		return false // x.end, @end, xend: no longer the keyword
+	}
+	// A heredoc opened on the signature's line has its body after a; one
+	// opened on the body's last line would have it after c.
+	ls := a - 1
+	for ls > 0 && src[ls-1] != '\n' {
+		ls--
+	}
+	body := src[a:c]
+	lastLine := body[bytes.LastIndexByte(body, '\n')+1:]
+	if bytes.Contains(src[ls:a], []byte("<<")) || bytes.Contains(lastLine, []byte("<<")) ||
+		bytes.HasPrefix(body, []byte("__END__")) || bytes.Contains(body, []byte("\n__END__")) {
+		return false
+	}
+	toks, comments, ok := rubyTokens(body, nil)
+	if !ok {
+		return false
+	}
+	for _, cm := range comments {
+		if cm[1] >= len(body) {
+			return false // a comment running on to the `end`
+		}
+	}
+	depth, loop := 0, false
+	var brackets []string
+	for k, t := range toks {
+		if t.nl {
+			loop = false
+		}
+		switch t.word {
+		case "(", "[", "{":
+			brackets = append(brackets, t.word)
+		case ")", "]", "}":
+			open := map[string]string{")": "(", "]": "[", "}": "{"}[t.word]
+			if len(brackets) == 0 || brackets[len(brackets)-1] != open {
+				return false
+			}
+			brackets = brackets[:len(brackets)-1]
+		}
+		if !t.kw {
+			if t.constant && k+1 < len(toks) && toks[k+1].word == "=" {
+				return false
+			}
+			continue
+		}
+		switch t.word {
+		case "def", "class", "module":
+			return false
+		case "case", "begin":
+			depth++
+		case "for":
+			depth++
+			loop = true
+		case "if", "unless", "while", "until":
+			if t.start {
+				depth++
+				loop = t.word == "while" || t.word == "until"
+			}
+		case "do":
+			if loop {
+				loop = false
+			} else {
+				depth++
+			}
+		case "end":
+			if depth == 0 {
+				return false // it closes the method
+			}
+			depth--
+		}
+	}
+	return depth == 0 && len(brackets) == 0
+}
+
+// pySpans returns the spans of a Python file that pythonSkeleton read
+// into out: the bodies it left out, and the brackets and long strings
+// whose contents it left out.
+func pySpans(out *skelOut, src []byte) []bodySpan {
+	var spans []bodySpan
+	for _, b := range out.bodies {
+		// The least indentation of the body's lines: every line of
+		// the body is indented deeper than the def's.
+		if _, m, ok := pyBodyRead(src, b[0], b[1], 0); ok && m > 0 {
+			if _, _, ok := pyBodyRead(src, b[0], b[1], m); ok {
+				spans = append(spans, bodySpan{a: b[0], c: b[1], kind: pyBody, indent: m})
+			}
+		}
+	}
+	segs := out.segs
+	for i := 0; i+1 < len(segs); i++ {
+		n := segs[i+1].c - segs[i].c
+		a, c := int(segs[i].o+n), int(segs[i+1].o)
+		if a <= 0 || c >= len(src) || c <= a {
+			continue
+		}
+		switch {
+		case (src[a-1] == '(' && src[c] == ')' || src[a-1] == '[' && src[c] == ']' || src[a-1] == '{' && src[c] == '}') && pyBracketsOK(src, a, c):
+			spans = append(spans, bodySpan{a: a, c: c, kind: pyBrackets})
+		case (src[a-1] == '"' || src[a-1] == '\'') && pyStringOK(src, a, c):
+			spans = append(spans, bodySpan{a: a, c: c, kind: pyString})
+		}
+	}
+	slices.SortFunc(spans, func(x, y bodySpan) int { return cmp.Compare(x.a, y.a) })
+	// Spans inside others go (a string in brackets in a body).
+	kept := spans[:0]
+	for _, s := range spans {
+		if len(kept) > 0 && s.a < kept[len(kept)-1].c {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return kept
+}
+
+// pyBodyRead reads src[a:c] as the part of a Python function's body that
+// pythonSkeleton leaves out (from the end of a logical line, or of its
+// first token, to the end of the body's last token or comment): tokens
+// that end by c, brackets that match, no backslash continuing the last
+// line, and every line that starts in it (code or comment) indented by at
+// least indent and starting with no def, class, async or decorator. It
+// returns the end of its last token (or comment) and the least
+// indentation of the lines of code that start in it.
+func pyBodyRead(src []byte, a, c, indent int) (last, least int, ok bool) {
+	if c-a > maxFastBody {
+		return 0, 0, false
+	}
+	lx := lexer{sx: pythonSyntax, src: src}
+	depth, cont, lineStart := 0, false, false
+	last, least = -1, -1
+	for off := a; off < c; {
+		k, e := lx.next(off)
+		if k == tSpace {
+			if depth == 0 && !cont && indexNL(src[off:min(e, c)]) {
+				lineStart = true
+			}
+			if cont && indexNL(src[off:min(e, c)]) {
+				cont = false
+			}
+			off = e
+			continue
+		}
+		if k == tBad || k == tEOF || e > c {
+			return 0, 0, false
+		}
+		if lineStart {
+			lineStart = false
+			ls := off
+			for ls > 0 && src[ls-1] != '\n' {
+				ls--
+			}
+			in := off - ls
+			if in < indent {
+				return 0, 0, false
+			}
+			if k != tComment && (least < 0 || in < least) {
+				least = in
+			}
+			switch string(src[off:e]) {
+			case "def", "class", "async", "@":
+				return 0, 0, false
+			}
+		}
+		if k == tPunct {
+			switch src[off] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth--; depth < 0 {
+					return 0, 0, false
+				}
+			case '\\':
+				cont = true
+			}
+		}
+		last, off = e, e
+	}
+	return last, least, depth == 0 && !cont && last >= 0
+}
+
+// pyBracketsOK reports whether src[a:c], the contents of brackets, reads
+// as such: tokens that end by c, brackets that match, no backslash.
+// Nothing in brackets can define (the query's definitions are functions,
+// classes and assignments, statements all), and the logical lines stay
+// those they were.
+func pyBracketsOK(src []byte, a, c int) bool {
+	if c-a > maxFastBody || c-a < 4 {
+		return false
+	}
+	lx := lexer{sx: pythonSyntax, src: src}
+	depth := 0
+	for off := a; off < c; {
+		k, e := lx.next(off)
+		if k == tBad || k == tEOF || e > c {
+			return false
+		}
+		if k == tPunct {
+			switch src[off] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth--; depth < 0 {
+					return false
+				}
+			case '\\':
+				return false
+			}
+		}
+		off = e
+	}
+	return depth == 0
+}
+
+// pyStringOK reports whether src[a:c] is the text of a long string: the
+// string whose quotes end at a reads to c and closes there.
+func pyStringOK(src []byte, a, c int) bool {
+	if c-a > maxFastBody || c-a < minLiteral || c >= len(src) {
+		return false
+	}
+	q := src[a-1]
+	n := 1
+	if a >= 3 && src[a-2] == q && src[a-3] == q {
+		n = 3
+	}
+	lx := lexer{sx: pythonSyntax, src: src}
+	k, e := lx.next(a - n)
+	return k == tString && e == c+n
 }
 
 // catchUpLocked parses a buffer whose tree has edits not parsed yet (the

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -20,6 +21,10 @@ var bodySnippets = []string{
 	"class Added {}", "function added() {}", "fn added() {}", "struct Added {}",
 	"void added() {}", "int added() { return 1; }", "{ x = 1; }", "({ m() {} })",
 	"\nclass Added { void m() {} }\n", "=> {}", "new T() { void m() {} };",
+	// Ruby and Python
+	"end", "\nend\n", " do", "\n    x = 1", "\n  # c\n", "\nx\n", "\n\n", ":", `"""`, "'''", "\\\n", "if x", " if x",
+	"\ndef added():\n    pass\n", "\n    def added(self):\n        pass\n", "\n  def added\n  end\n", "class X", "X = 1",
+	"@d\n", "<<~EOS\n", "=begin\n", "%w(", "[1, 2]", "{a: 1}", "|x|", "\t", "lambda: 0", "async ", "de", "f",
 }
 
 // TestBodyFast edits open buffers inside their bodies (and elsewhere, at
@@ -93,9 +98,9 @@ func checkBodyFast(t *testing.T, ix *Index, x *extractor, name, text string, rng
 			next, undo = good, false
 		case len(spans) > 0 && rng.IntN(4) != 0: // inside a body
 			s := spans[rng.IntN(len(spans))]
-			at := s[0] + rng.IntN(s[1]-s[0]+1)
-			if rng.IntN(4) == 0 && at < s[1] { // a deletion
-				end := min(s[1], at+1+rng.IntN(8))
+			at := s.a + rng.IntN(s.c-s.a+1)
+			if rng.IntN(4) == 0 && at < s.c { // a deletion
+				end := min(s.c, at+1+rng.IntN(8))
 				next = text[:at] + text[end:]
 			} else {
 				next = text[:at] + bodySnippets[rng.IntN(len(bodySnippets))] + text[at:]
@@ -211,35 +216,32 @@ func TestBodyFastDefersParse(t *testing.T) {
 	}
 }
 
-// TestBodyFastComments: typing inside a comment between definitions
-// defers the parse and moves the definitions after it; closing the
-// comment early or opening a definition in it does not.
-func TestBodyFastComments(t *testing.T) {
-	const head = "class A {\n  int f() { return 1; }\n  /* notes"
-	const tail = " */\n  int g() { return 2; }\n}\n"
+// fastStep is a text a buffer takes and whether the fast path takes it.
+type fastStep struct {
+	text    string
+	pending bool
+}
+
+// checkFastSteps gives the buffer name the texts of steps in turn and
+// checks that each takes the fast path or not as it says, and that the
+// buffer's definitions then are those of a fresh parse of its text.
+func checkFastSteps(t *testing.T, name string, steps []fastStep) {
+	t.Helper()
 	ix := emptyIndex(t)
 	x := newExtractor()
 	defer x.Close()
-	for i, c := range []struct {
-		text    string
-		pending bool
-	}{
-		{head + tail, false},
-		{head + " more" + tail, true},
-		{head + " more\n and more" + tail, true},
-		{head + " */ int h() { return 3; } /*" + tail, false},
-	} {
-		if err := ix.UpdateBuffer("A.java", int32(i+1), c.text); err != nil {
+	l := LanguageFor(name)
+	for i, c := range steps {
+		if err := ix.UpdateBuffer(name, int32(i+1), c.text); err != nil {
 			t.Fatal(err)
 		}
 		ix.bufMu.Lock()
-		b := ix.buffers["A.java"]
+		b := ix.buffers[name]
 		pending, syms := b.pending, fmt.Sprint(b.syms)
 		ix.bufMu.Unlock()
 		if pending != c.pending {
-			t.Errorf("edit %d: pending %v, want %v", i, pending, c.pending)
+			t.Errorf("%s, edit %d: pending %v, want %v", name, i, pending, c.pending)
 		}
-		l := LanguageFor("A.java")
 		tree, err := x.parseTree(l, []byte(c.text), ctree{})
 		if err != nil {
 			t.Fatal(err)
@@ -247,9 +249,23 @@ func TestBodyFastComments(t *testing.T) {
 		want := fmt.Sprint(x.treeDefs(l, tree.root(), []byte(c.text)))
 		tree.close()
 		if syms != want {
-			t.Errorf("edit %d: definitions\n%s\nwant\n%s", i, syms, want)
+			t.Errorf("%s, edit %d: definitions\n%s\nwant\n%s", name, i, syms, want)
 		}
 	}
+}
+
+// TestBodyFastComments: typing inside a comment between definitions
+// defers the parse and moves the definitions after it; closing the
+// comment early or opening a definition in it does not.
+func TestBodyFastComments(t *testing.T) {
+	const head = "class A {\n  int f() { return 1; }\n  /* notes"
+	const tail = " */\n  int g() { return 2; }\n}\n"
+	checkFastSteps(t, "A.java", []fastStep{
+		{head + tail, false},
+		{head + " more" + tail, true},
+		{head + " more\n and more" + tail, true},
+		{head + " */ int h() { return 3; } /*" + tail, false},
+	})
 }
 
 // TestBodyFastLiteral: typing inside a large array literal that the
@@ -259,13 +275,7 @@ func TestBodyFastComments(t *testing.T) {
 func TestBodyFastLiteral(t *testing.T) {
 	const head = "<?php\nclass A {\n  private const MAP = [\n    'a' => ['x', 'y'],\n    'bb' => ['z'],\n"
 	const tail = "    'ccc' => ['w', 'v', 'u'],\n    'dddd' => ['t'],\n  ];\n  public function f() { return 1; }\n}\n"
-	ix := emptyIndex(t)
-	x := newExtractor()
-	defer x.Close()
-	for i, c := range []struct {
-		text    string
-		pending bool
-	}{
+	checkFastSteps(t, "A.php", []fastStep{
 		{head + tail, false},
 		{head + "    // edit 1\n" + tail, true},
 		{head + "    // edit 2\n    'dd' => [],\n" + tail, true},
@@ -274,26 +284,59 @@ func TestBodyFastLiteral(t *testing.T) {
 		{head + tail, false},
 		{"<?php\nclass A {\n  private const MAP = [\n    'a' => 1,\n" + tail, true},
 		{"<?php\nclass A {\n  private const MAP = [\n    'a' => 1,\n  ];\n  public function f() { return 1; }\n}\n", false},
-	} {
-		if err := ix.UpdateBuffer("A.php", int32(i+1), c.text); err != nil {
-			t.Fatal(err)
-		}
-		ix.bufMu.Lock()
-		b := ix.buffers["A.php"]
-		pending, syms := b.pending, fmt.Sprint(b.syms)
-		ix.bufMu.Unlock()
-		if pending != c.pending {
-			t.Errorf("edit %d: pending %v, want %v", i, pending, c.pending)
-		}
-		l := LanguageFor("A.php")
-		tree, err := x.parseTree(l, []byte(c.text), ctree{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := fmt.Sprint(x.treeDefs(l, tree.root(), []byte(c.text)))
-		tree.close()
-		if syms != want {
-			t.Errorf("edit %d: definitions\n%s\nwant\n%s", i, syms, want)
-		}
-	}
+	})
+}
+
+// TestBodyFastRuby: typing inside a method's body defers the parse; an
+// `end` that closes the method, a definition, a constant assigned or a
+// string left open does not.
+func TestBodyFastRuby(t *testing.T) {
+	const head = "class A\n  def f(x)\n    y = x\n"
+	const tail = "    y\n  end\n\n  def g\n    1\n  end\nend\n"
+	checkFastSteps(t, "a.rb", []fastStep{
+		{head + tail, false},
+		{head + "    z = 2\n" + tail, true},
+		{head + "    z = 2\n    if z\n      w(z) do |v|\n        v\n      end\n    end\n" + tail, true},
+		{head + "    z = 2\n  end\n  def h\n" + tail, false},
+		{head + tail, false},
+		{head + "    X = 1\n" + tail, false},
+		{head + tail, false},
+		{head + "    s = \"abc\n" + tail, false},
+		{head + tail, false},
+		// (not on the line of the last edit, that took the slow path)
+		{head + "    y\n    w = [1,\n      2]\n" + tail[6:], true},
+		{head + "    y\n    w = [1,\n      2]\n    x.end\n" + tail[6:], true},
+		{head + "    y\n    w = [1,\n      2]\n    x.end\n    xend\n" + tail[6:], true},
+		{head + "    y\n    w = [1,\n      2]\n    x.end\n    xend\n    def k; end\n" + tail[6:], false},
+	})
+}
+
+// TestBodyFastPython: typing inside a function's body (past its first
+// line), inside brackets or inside a long string defers the parse and
+// moves the definitions after it (and the end of those whose last line
+// it is); a line that leaves the body, a nested def or a string left
+// open does not.
+func TestBodyFastPython(t *testing.T) {
+	const head = "class A:\n    def f(self, x):\n        y = x\n"
+	const tail = "        return y\n\n    def g(self):\n        z = 2\n        return 1\n"
+	const doc = "\nT = {\n    'a': 1,\n    'b': 2,\n    'c': 3,\n}\nD = '''A long string, long enough to be left out of the skeleton's text.'''\n"
+	moreDoc := strings.Replace(doc, "'b': 2,", "'b': [2, 3],  # two\n", 1)
+	aa := strings.Replace(moreDoc, "'a'", "'aa'", 1)
+	checkFastSteps(t, "a.py", []fastStep{
+		{head + tail + doc, false},
+		{head + "        z = 2\n" + tail + doc, true},
+		{head + "        z = 2\n" + tail[:len(tail)-1] + "2\n" + doc, true},
+		{head + "        z = 2\n" + tail[:len(tail)-1] + "2 + (3 *\n            4)  # four\n" + doc, true},
+		{head + "        z = 2\n" + tail + doc, true},
+		{head + "        z = 2\n    def h(self):\n        pass\n" + tail + doc, false},
+		{head + tail + doc, false},
+		{head + "z = 1\n" + tail + doc, false},
+		{head + tail + doc, false},
+		{head + "        s = '''abc\n" + tail + doc, false},
+		{head + tail + doc, false},
+		{head + tail + moreDoc, true},
+		{head + tail + aa, true},
+		{head + tail + strings.Replace(aa, "long enough", "long (enough", 1), true},
+		{head + tail + strings.Replace(aa, "long enough", "long ''' enough", 1), false},
+	})
 }

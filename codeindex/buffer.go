@@ -374,7 +374,7 @@ type buffer struct {
 	baseSyms []def
 	// spans: the bodies of src that the skeleton leaves out (bodySpans),
 	// once spansOK.
-	spans   [][3]int
+	spans   []bodySpan
 	spansOK bool
 	// skip: the last edit, all on line skipRow, took the slow path
 	// (bodyFast does not read the skeleton again for an edit on it).

@@ -212,6 +212,9 @@ type skelOut struct {
 	// pythonSkeleton's lines and pieces, reused from file to file
 	pylines []pyLine
 	pieces  []piece
+	// bodies: the method bodies rubySkeleton and pythonSkeleton leave
+	// out (the body fast path's spans: bodySpans)
+	bodies [][2]int
 }
 
 // seg is one piece of a skeleton: buf[c:] comes from the file at byte o,
@@ -225,6 +228,7 @@ func (k *skelOut) reset() {
 	k.buf, k.segs, k.fixes = k.buf[:0], k.segs[:0], k.fixes[:0]
 	k.crow, k.ccol, k.hint = 0, 0, 0
 	k.groups = k.groups[:0]
+	k.bodies = k.bodies[:0]
 }
 
 func (k *skelOut) add(piece []byte, o uint32, opt sitter.Point) {

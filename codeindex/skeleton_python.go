@@ -195,6 +195,7 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		i = j - 1
 	}
 
+	out.bodies = append(out.bodies, bodies...)
 	// A comment on a line of its own goes whole, with the line, unless a
 	// block may end after it (the next statement is indented less than
 	// the one before: the grammar makes such a comment the end of the

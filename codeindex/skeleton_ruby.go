@@ -103,6 +103,7 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 			i = endAt
 		}
 	}
+	out.bodies = append(out.bodies, bodies...)
 	// Parentheses right after a name (a call's arguments, a def's
 	// parameters) that hold no keyword, brace or heredoc (a literal with
 	// << in it, interpolations included, stays whole): the parser sees
