@@ -37,6 +37,9 @@ type bskel struct {
 	sx   *syntax
 	fail bool
 	then int // Lua: the end of the first `then` of the block luaBlock just read
+	// unwrap: the offset of the parenthesis that closes a macro around a
+	// type (see typeMacro); it goes too.
+	unwrap int
 	// enum: the block about to be read is the body of a Java enum, whose
 	// constants may have bodies (A(1) { ... }).
 	enum bool
@@ -173,6 +176,15 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					}
 					b.cut(off, end)
 					off = end
+					continue
+				}
+			}
+			if sx.templates && (paren > 0 && (prev == '(' || prev == ',') || paren == 0 && prev == 'i' && prevWord == "typedef") && isMacroName(src[off:e]) {
+				if open, close := b.typeMacro(e); close > 0 {
+					// BOOST_ASIO_MOVE_ARG(T) x: the parser sees T x.
+					b.cut(off, open+1)
+					b.unwrap = close
+					off = open + 1
 					continue
 				}
 			}
@@ -352,8 +364,21 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			push('}', "")
 			continue
 		case '}', ']', ')':
+			if c == ')' && off == b.unwrap {
+				b.cut(off, e) // the parenthesis of a macro around a type
+				off = e
+				continue
+			}
 			if c == closer && paren == 0 {
 				return off, defs
+			}
+			if c != '}' && paren == 0 && closer == '}' && !inContainer && sx.templates {
+				// A parenthesis that closes none in a function's body (in
+				// code that #if leaves out: Asio's socket_ops.ipp): the
+				// body's braces are what matter.
+				push(c, "")
+				off = e
+				continue
 			}
 			if c == '}' || paren == 0 {
 				b.fail = true
@@ -457,6 +482,17 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				if tokN > 0 && src[off-1] == prev { // ==, !=, <=, +=…
 					push('o', "")
 					off = e
+					continue
+				}
+			}
+			if sx.templates && inContainer && paren > 0 && !stmtEq && (prev == '*' || prev == '&' || prev == '>' || prev == ']' ||
+				prev == 'i' && (prev2 == 'i' || prev2 == '*' || prev2 == '&' || prev2 == '>')) {
+				if end := b.defaultArg(e); end > 0 {
+					// A parameter's default value, one token: it goes
+					// (the grammar takes `typename T::type* = 0` for an
+					// error).
+					b.cut(off, end)
+					off = end
 					continue
 				}
 			}
@@ -834,6 +870,91 @@ func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string, dec
 // cppSpecifiers may come before a macro that stands for an attribute
 // (`friend BOOST_CONSTEXPR bool operator==(`).
 var cppSpecifiers = words("friend explicit virtual constexpr")
+
+// typeMacro reads the arguments of the macro whose name ends at e, where a
+// parameter or a typedef starts, and returns the offsets of their
+// parentheses when they are a type, one word or a qualified name with
+// template arguments, and a name or an ellipsis follows:
+// BOOST_ASIO_MOVE_ARG(T) x, BOOST_FWD_REF(Args)... args, typedef
+// BOOST_ASIO_MOVE_ARG(T) type (Asio's and Boost.Move's macros that add &&
+// where the compiler has them). Else it returns 0, 0.
+func (b *bskel) typeMacro(e int) (open, close int) {
+	src := b.src
+	lx := lexer{sx: b.sx, src: src}
+	k, n := lx.next(e)
+	if k != tPunct || src[e] != '(' {
+		return 0, 0
+	}
+	open = e
+	angle := 0
+	for off := n; ; off = n {
+		k, n = lx.next(off)
+		switch k {
+		case tIdent, tSpace:
+			continue
+		case tPunct:
+			switch src[off] {
+			case ':', '*', '&':
+				continue
+			case '<':
+				angle++
+				continue
+			case '>':
+				if angle--; angle >= 0 {
+					continue
+				}
+			case ',':
+				if angle > 0 {
+					continue
+				}
+			case ')':
+				if angle == 0 && off > open+1 {
+					close = off
+				}
+			}
+		}
+		break
+	}
+	if close == 0 {
+		return 0, 0
+	}
+	k, n = lx.next(close + 1)
+	if k == tSpace {
+		k, _ = lx.next(n)
+	} else {
+		n = close + 1
+	}
+	if k == tIdent || k == tPunct && src[n] == '.' {
+		return open, close
+	}
+	return 0, 0
+}
+
+// defaultArg returns the end of a parameter's default value that starts
+// after the '=' ending at e when it is one token (a number, a name
+// or literal) before a comma or the closing parenthesis, else 0.
+func (b *bskel) defaultArg(e int) int {
+	src := b.src
+	lx := lexer{sx: b.sx, src: src}
+	k, n := lx.next(e)
+	if k == tSpace {
+		e = n
+		k, n = lx.next(e)
+	}
+	if k != tNumber && k != tIdent && k != tString {
+		return 0
+	}
+	end := n
+	if k, n = lx.next(end); k == tSpace {
+		k, _ = lx.next(n)
+	} else {
+		n = end
+	}
+	if k == tPunct && (src[n] == ',' || src[n] == ')') {
+		return end
+	}
+	return 0
+}
 
 // access are C++'s access specifiers (public: starts a member).
 var access = words("public private protected")

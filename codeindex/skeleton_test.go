@@ -426,6 +426,73 @@ rtree<V>::~rtree() {}
 	}
 }
 
+// TestSkeletonCppParameters: the C++ skeleton takes the macro out of a
+// parameter's type (Asio's BOOST_ASIO_MOVE_ARG(T) x) and leaves out
+// default values of one token (`typename T::type* = 0`, which the grammar
+// takes for an error), and finds what a full parse finds; a parenthesis
+// that closes none in a function's body (in code #if leaves out) does not
+// leave the file to a full parse.
+func TestSkeletonCppParameters(t *testing.T) {
+	src := []byte(`namespace asio {
+template <typename T>
+char has_result_type_helper(T*, typename T::result_type* = 0);
+template <typename Stream, typename Buffer>
+std::size_t read_until(Stream& s, BOOST_ASIO_MOVE_ARG(Buffer) buffers, char delim = 'x',
+    typename enable_if<is_dynamic_buffer<typename decay<Buffer>::type>::value>::type* = 0);
+class strand
+{
+public:
+  typedef BOOST_ASIO_MOVE_ARG(Executor) executor_ref;
+  template <typename... Args>
+  void post(BOOST_ASIO_MOVE_ARG(Args)... args, int n = 3) const;
+  int size(int a = 1 + 2) const;
+};
+}
+`)
+	l, x, skel := skeletonOf(t, "cpp", src)
+	for _, gone := range []string{"MOVE_ARG", "= 0", "'x'", "n = 3"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"Buffer buffers", "typedef Executor executor_ref", "Args... args", "= 1 + 2"} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Errorf("the skeleton has a syntax error:\n%s", skel)
+	}
+	tree.Close()
+	src = []byte(`int inet_pton(int af, const char* src)
+{
+#if defined(BOOST_ASIO_WINDOWS_RUNTIME)
+  ec.assign(), ec.category());
+#endif
+  return 0;
+}
+struct after { int a; };
+`)
+	if !l.skeleton(&x.sk, src) {
+		t.Fatal("a stray parenthesis in a body leaves the file to a full parse")
+	}
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range symbols(sd, "a.ipp") {
+		got = append(got, s.Name)
+	}
+	if !slices.Equal(got, []string{"inet_pton", "after", "a"}) {
+		t.Errorf("definitions %q, want inet_pton, after, a", got)
+	}
+}
+
 // TestSkeletonRubyLiterals: Ruby's skeleton leaves out the contents of
 // large bracket literals that define nothing (generated tables), keeps
 // those that do or that hold or follow a heredoc, and finds what a full
