@@ -1,5 +1,6 @@
 // Package hugeheap backs the Go heap of a fresh `agentls call` with
-// transparent huge pages on Linux. Imported for its init only.
+// transparent huge pages on Linux: its init, then Again once the call has
+// raised GOGC.
 //
 // A short process pays for every page of memory it touches first: a page
 // fault, 4 KiB at a time, since Go 1.21.1 stopped asking Linux for huge

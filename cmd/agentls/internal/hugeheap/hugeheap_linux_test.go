@@ -16,6 +16,9 @@ import (
 // carries the hg (MADV_HUGEPAGE) VmFlag.
 func TestMain(m *testing.M) {
 	if os.Getenv("HUGEHEAP_CHILD") == "1" {
+		if os.Getenv("HUGEHEAP_AGAIN") == "1" {
+			Again()
+		}
 		p := uintptr(unsafe.Pointer(new([probeBytes]byte)))
 		fmt.Println(advised(p))
 		os.Exit(0)
@@ -62,6 +65,8 @@ func TestAdvised(t *testing.T) {
 		{[]string{"call", "-C", "."}, "", "true"},
 		{[]string{"serve"}, "", "false"},
 		{[]string{"call"}, "GODEBUG=disablethp=1", "false"},
+		{[]string{"call", "-C", "."}, "HUGEHEAP_AGAIN=1", "true"},
+		{[]string{"serve"}, "HUGEHEAP_AGAIN=1", "false"},
 	} {
 		cmd := exec.Command(os.Args[0], tc.args...)
 		cmd.Env = append(os.Environ(), "HUGEHEAP_CHILD=1", tc.env)
