@@ -72,7 +72,7 @@ func bodySpans(l *Language, out *skelOut, src []byte) []bodySpan {
 	switch l.syn.body {
 	case bodyRuby:
 		for _, b := range out.bodies {
-			if rubyBodyOK(src, b[0], b[1]) {
+			if rubyBodyOK(src, b[0], b[1], out) {
 				spans = append(spans, bodySpan{a: b[0], c: b[1], kind: rubyBody})
 			}
 		}
@@ -105,6 +105,15 @@ func bodySpans(l *Language, out *skelOut, src []byte) []bodySpan {
 	return spans
 }
 
+// openSpans returns the spans of the text of a buffer just opened (the
+// caller holds bufMu).
+func (ix *Index) openSpans(l *Language, src []byte) []bodySpan {
+	if ix.bodyOut == nil {
+		ix.bodyOut = new(skelOut)
+	}
+	return bodySpans(l, ix.bodyOut, src)
+}
+
 // commentsOnly reports whether src[a:c], read by the lexer from a, is
 // whole comments and spaces (the last space may run on past c): a gap
 // the skeleton leaves out as comments, or the inside of one (a comment's
@@ -133,7 +142,7 @@ func commentsOnly(sx *syntax, src []byte, a, c int) bool {
 // or something in it can define.
 func bodyRead(sx *syntax, src []byte, off int, closer byte) (end int, ok bool) {
 	var out skelOut
-	b := bskel{skeleton: skeleton{src: src, out: &out, from: off, rowOff: off, lineS: off}, lx: lexer{sx: sx, src: src}, sx: sx}
+	b := bskel{skeleton: skeleton{src: src, out: &out, from: off, rowOff: off, lineS: off, dry: true}, lx: lexer{sx: sx, src: src}, sx: sx}
 	end, defs := b.block(off, closer, false)
 	if b.fail || defs || end >= len(src) || src[end] != closer {
 		return 0, false
@@ -177,15 +186,15 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 	default:
 		return nil, false
 	}
+	if ix.bodyOut == nil {
+		ix.bodyOut = new(skelOut)
+	}
 	if !b.spansOK {
 		if b.skip && e.StartPoint.Row == b.skipRow && e.OldEndPoint.Row == b.skipRow {
 			// The last edit, on this line, took the slow path: so
 			// will this one, most likely; the skeleton of the whole
 			// file is not worth reading again for it.
 			return nil, false
-		}
-		if ix.bodyOut == nil {
-			ix.bodyOut = new(skelOut)
 		}
 		b.spans, b.spansOK = bodySpans(b.lang, ix.bodyOut, b.src), true
 	}
@@ -217,7 +226,7 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 			return nil, false
 		}
 	case rubyBody:
-		if !rubyBodyOK(src, a, c) {
+		if !rubyBodyOK(src, a, c, ix.bodyOut) {
 			return nil, false
 		}
 	case pyBody:
@@ -298,7 +307,7 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 // can define (def, class, module, a constant assigned), its brackets
 // match, nothing in it runs on past c (a string, a heredoc, a comment
 // before `end` on its line), and the `end` at c stays a keyword.
-func rubyBodyOK(src []byte, a, c int) bool {
+func rubyBodyOK(src []byte, a, c int, scratch *skelOut) bool {
 	if a <= 0 || c <= a || c+3 > len(src) || src[a-1] != '\n' || string(src[c:c+3]) != "end" || c-a > maxFastBody {
 		return false
 	}
@@ -319,10 +328,11 @@ func rubyBodyOK(src []byte, a, c int) bool {
 		bytes.HasPrefix(body, []byte("__END__")) || bytes.Contains(body, []byte("\n__END__")) {
 		return false
 	}
-	toks, comments, ok := rubyTokens(body, nil)
+	toks, comments, ok := rubyTokens(body, scratch.rtoks[:0])
 	if !ok {
 		return false
 	}
+	scratch.rtoks = toks[:0]
 	for _, cm := range comments {
 		if cm[1] >= len(body) {
 			return false // a comment running on to the `end`
@@ -338,7 +348,12 @@ func rubyBodyOK(src []byte, a, c int) bool {
 		case "(", "[", "{":
 			brackets = append(brackets, t.word)
 		case ")", "]", "}":
-			open := map[string]string{")": "(", "]": "[", "}": "{"}[t.word]
+			open := "("
+			if t.word == "]" {
+				open = "["
+			} else if t.word == "}" {
+				open = "{"
+			}
 			if len(brackets) == 0 || brackets[len(brackets)-1] != open {
 				return false
 			}

@@ -106,6 +106,11 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 	if b != nil && edit.NewEndPoint.Row == edit.StartPoint.Row {
 		nb.skip, nb.skipRow = true, edit.StartPoint.Row
 	}
+	if b == nil && !stale {
+		// The bodies the first keystroke may land in: reading them costs
+		// a part of the parse just made, and would cost the keystroke.
+		nb.spans, nb.spansOK = ix.openSpans(l, src), true
+	}
 	ix.putBufferLocked(rel, nb)
 	return nil
 }

@@ -287,6 +287,9 @@ type skeleton struct {
 	fromPt             sitter.Point // its point
 	rowOff, row, lineS int          // src[:rowOff] holds row newlines, the last line starting at lineS
 	cuts               int
+	// dry: cuts are counted, nothing is written to out (a reader that
+	// wants only the reading: bodyRead)
+	dry bool
 }
 
 func (s *skeleton) point(off int) sitter.Point {
@@ -304,6 +307,10 @@ func (s *skeleton) point(off int) sitter.Point {
 // next starts at b.
 func (s *skeleton) cut(a, b int) {
 	s.cuts++
+	if s.dry {
+		s.from = b
+		return
+	}
 	if a > s.from {
 		s.out.add(s.src[s.from:a], uint32(s.from), s.fromPt)
 	}
