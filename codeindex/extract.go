@@ -27,7 +27,9 @@ type extractor struct {
 	raw     []rawDef  // reused by collect
 	stack   []*rawDef
 	text    []byte
-	buf     []byte // reused by read
+	buf     []byte    // reused by read
+	lua     luaParser // reused by luaDefs
+	luaIDs  *luaIDs   // the capture ids of Lua's patterns, on first use
 	fr      *workspace.FileReader
 }
 
@@ -93,6 +95,20 @@ type rawDef struct {
 // the skeleton's text is parsed and queried in one cgo call, and the
 // captures mapped back to the file.
 func (x *extractor) skeletonDefs(l *Language, src []byte) ([]def, error) {
+	if l.defsPass != nil {
+		if err := l.load(); err != nil {
+			return nil, err
+		}
+		if l.defsPass(x, l, src) {
+			return x.collect(l, src, nil), nil
+		}
+	}
+	return x.parseDefs(l, src)
+}
+
+// parseDefs is skeletonDefs by a parse (of the skeleton, where the
+// language has one), without the language's defsPass.
+func (x *extractor) parseDefs(l *Language, src []byte) ([]def, error) {
 	p, err := x.parser(l)
 	if err != nil {
 		return nil, err

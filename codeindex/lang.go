@@ -42,6 +42,10 @@ type Language struct {
 	// tree (function bodies left out) and how it maps to the file; false
 	// means the whole file.
 	skeleton func(out *skelOut, src []byte) bool
+	// defsPass, when set, finds the definitions of a file (in x.caps,
+	// as the walk of a full parse would) without parsing it, or reports
+	// false for text it cannot read (Lua: luaDefs).
+	defsPass func(x *extractor, l *Language, src []byte) bool
 	// maxDepth, when not 0, is the deepest node where a definitions pattern
 	// starts (the root is at 0).
 	maxDepth uint32
@@ -102,7 +106,7 @@ var languages = []*Language{
 	{Name: "csharp", syn: csharpSyntax, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},
 	{Name: "ruby", syn: rubySyntax, topMethodIsFunction: true, Extensions: []string{".rb", ".rake", ".gemspec"}, Query: "ruby.scm", grammar: ruby.GetLanguage},
 	{Name: "php", syn: phpSyntax, Extensions: []string{".php"}, Query: "php.scm", grammar: php.GetLanguage},
-	{Name: "lua", syn: luaSyntax, capsConstants: true, serialParse: true, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
+	{Name: "lua", syn: luaSyntax, capsConstants: true, serialParse: true, defsPass: luaDefs, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
 }
 
 // byExt maps a file extension to its language. It is built on first use
