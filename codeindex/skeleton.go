@@ -212,6 +212,7 @@ type skelOut struct {
 	// pythonSkeleton's lines and pieces, reused from file to file
 	pylines []pyLine
 	pieces  []piece
+	pycuts  []piece
 	// bodies: the method bodies rubySkeleton and pythonSkeleton leave
 	// out (the body fast path's spans: bodySpans)
 	bodies [][2]int

@@ -3,30 +3,31 @@ package codeindex
 import (
 	"bytes"
 	"sort"
+	"strings"
 )
 
 // pythonSkeleton makes out the text of a Python file for a
 // definitions-only parse: it leaves out the text of comments and of long
-// strings (docstrings, mostly: their quotes stay) and, of each function
-// whose body defines nothing (no def, class or decorator in it), every
-// line of the body after the first (the parser sees `def f(x):\n    y = 1`
-// for a longer body; a first line that opens a block keeps the body
-// whole). The definition's end comes back through a fix (rangeFix), so
-// ranges are those of a full parse. Lines are logical lines: brackets,
-// strings and backslashes continue them.
+// strings (docstrings, mostly: their quotes stay), the contents of calls'
+// arguments and of literals in brackets, and every statement that
+// defines nothing (see pySkel): of a function whose body holds no def,
+// class or decorator, the parser sees `def f(x):\n    self`. A
+// definition's end comes back through a fix (rangeFix), so ranges are
+// those of a full parse. Lines are logical lines: brackets, strings and
+// backslashes continue them.
 func pythonSkeleton(out *skelOut, src []byte) bool {
 	out.reset()
 	lx := lexer{sx: pythonSyntax, src: src}
 	type line = pyLine
 	var (
-		lines    = out.pylines[:0]
-		comments [][2]int         // comments' text
-		pieces   = out.pieces[:0] // text to leave out: comments and long strings
-		cur      = line{start: -1}
-		depth    int
-		cont     bool // a backslash continues the line
-		prevEnd  int
-		lastPunc byte
+		lines              = out.pylines[:0]
+		comments           [][2]int         // comments' text
+		pieces             = out.pieces[:0] // text to leave out: comments and long strings
+		cur                = line{start: -1}
+		depth              int
+		cont               bool // a backslash continues the line
+		prevStart, prevEnd int
+		lastPunc           byte
 		// Open brackets: where each opened, and whether its contents can
 		// go (a call's arguments, a tuple, a list, a dict or set: the
 		// parser sees an empty one; not a subscript, nor `from m import
@@ -85,8 +86,12 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			}
 			cur.start, cur.indent = off, off-ls
 			cur.first = src[off:e]
+			cur.alone = [2]int{-1, -1}
 		} else if cur.second == nil {
 			cur.second = src[off:e]
+		}
+		if depth == 0 && cur.alone[0] < 0 && (k == tIdent || k == tNumber) && pyAlone(src[off:e]) {
+			cur.alone = [2]int{off, e}
 		}
 		lastPunc = 0
 		if k == tPunct {
@@ -94,7 +99,7 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			case '(', '[', '{':
 				depth++
 				o := off
-				if c == '[' && (prevTok == tIdent && !cur.operandKw || prevTok == tString || prevTok == tNumber || prevTok == tPunct && (prevC == ')' || prevC == ']' || prevC == '}')) ||
+				if c == '[' && (prevTok == tIdent && (prevStart < cur.start || pyWord(src[prevStart:prevEnd])&pyOperand == 0) || prevTok == tString || prevTok == tNumber || prevTok == tPunct && (prevC == ')' || prevC == ']' || prevC == '}')) ||
 					string(cur.first) == "from" || string(cur.first) == "import" {
 					o = -1
 				}
@@ -116,15 +121,15 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 				cont = true
 				off = e
 				continue
+			case ';':
+				cur.semi = cur.semi || depth == 0
+				lastPunc = c
 			default:
 				lastPunc = c
 			}
 		}
-		if k == tIdent {
-			cur.operandKw = pyOperandWords[string(src[off:e])]
-		}
 		prevTok, prevC = k, src[off]
-		prevEnd = e
+		prevStart, prevEnd = off, e
 		off = e
 	}
 	flush()
@@ -132,70 +137,17 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		return false
 	}
 
-	isDef := func(l *line) bool {
-		return string(l.first) == "def" || string(l.first) == "async" && string(l.second) == "def"
+	ps := pySkel{src: src, lines: lines, comments: comments, cuts: out.pycuts[:0], bodies: out.bodies[:0]}
+	next := len(lines)
+	for i := len(lines) - 1; i >= 0; i-- {
+		if ps.holdsDefs(i) {
+			next = i
+		}
+		lines[i].nextDef = next
 	}
-	holdsDefs := func(l *line) bool { return isDef(l) || string(l.first) == "class" || string(l.first) == "@" }
-	var bodies [][2]int
-	for i := 0; i < len(lines); i++ {
-		if !isDef(&lines[i]) {
-			continue
-		}
-		j := i + 1
-		for j < len(lines) && lines[j].indent > lines[i].indent {
-			j++
-		}
-		if j-i < 3 { // no body on lines of its own, or one line
-			continue
-		}
-		body := lines[i+1 : j]
-		nested := false
-		for k := range body {
-			nested = nested || holdsDefs(&body[k])
-		}
-		if nested {
-			continue // nested definitions are read line by line
-		}
-		// A first line that opens a block keeps the first line of that
-		// block, and so on (the parser sees `if x:\n        y()`); a
-		// try needs its except, so a body with one in that chain stays.
-		k := 0
-		for k < len(body) && body[k].colon && string(body[k].first) != "try" && k+1 < len(body) && body[k+1].indent > body[k].indent {
-			k++
-		}
-		if body[k].colon || k+1 == len(body) {
-			continue
-		}
-		// Comments after the last statement, on its line or on lines of
-		// their own indented deeper than the def, are part of the body.
-		end := body[len(body)-1].end
-		ci := sort.Search(len(comments), func(k int) bool { return comments[k][0] >= end })
-		for ; ci < len(comments); ci++ {
-			c := comments[ci]
-			gap := src[end : c[0]-1]
-			if indexNL(gap) {
-				ls := c[0] - 1
-				for ls > 0 && src[ls-1] != '\n' {
-					ls--
-				}
-				if c[0]-1-ls <= lines[i].indent || len(bytes.TrimSpace(gap)) > 0 {
-					break
-				}
-			}
-			end = c[1]
-		}
-		// Of that last line, the first token is enough when it makes a
-		// statement alone (a name, a literal, return, pass…): the
-		// parser sees `def f(x):\n    self`.
-		from := body[k].end
-		if l := body[k]; pyAlone(l.first) {
-			from = l.start + len(l.first)
-		}
-		bodies = append(bodies, [2]int{from, end})
-		i = j - 1
-	}
+	ps.block(0, len(lines), pyModule, false, -1)
+	out.bodies = ps.bodies
 
-	out.bodies = append(out.bodies, bodies...)
 	// A comment on a line of its own goes whole, with the line, unless a
 	// block may end after it (the next statement is indented less than
 	// the one before: the grammar makes such a comment the end of the
@@ -216,38 +168,12 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		p.a, p.b, p.fix = ls, p.b+1, false
 	}
 
-	// Imports at the module's level go (the parser sees a blank line): an
-	// import defines nothing the index keeps, and at indentation 0 it is
-	// never a block's only statement. A line with a ';' may hold more
-	// than the import, and stays.
-	imports := len(pieces)
-	for i := range lines {
-		l := &lines[i]
-		if l.indent == 0 && (string(l.first) == "import" || string(l.first) == "from") && bytes.IndexByte(src[l.start:l.end], ';') < 0 {
-			pieces = append(pieces, piece{l.start, l.end, false})
-		}
-	}
-	if len(pieces) > imports {
-		sort.SliceStable(pieces, func(a, b int) bool { return pieces[a].a < pieces[b].a })
-		// What an import's line holds (a comment) goes with it.
-		kept, end := pieces[:0], 0
-		for _, p := range pieces {
-			if p.b <= end {
-				continue
-			}
-			p.a = max(p.a, end)
-			kept = append(kept, p)
-			end = p.b
-		}
-		pieces = kept
-	}
-
-	defer func() { out.pylines, out.pieces = lines[:0], pieces[:0] }() // reused by the next file
+	defer func() { out.pylines, out.pieces, out.pycuts = lines[:0], pieces[:0], ps.cuts[:0] }() // reused by the next file
 	s := skeleton{src: src, out: out}
 	pi := 0
 	emit := func(upTo int) { // the pieces before upTo
 		for ; pi < len(pieces) && pieces[pi].a < upTo; pi++ {
-			if p := pieces[pi]; p.b > p.a {
+			if p := pieces[pi]; p.b > p.a && p.a >= s.from {
 				s.cut(p.a, p.b)
 				if p.fix {
 					s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(p.a), endByte: uint32(p.b), end: s.fromPt})
@@ -255,13 +181,18 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 			}
 		}
 	}
-	for _, b := range bodies {
-		emit(b[0])
-		for pi < len(pieces) && pieces[pi].a < b[1] {
+	for _, c := range ps.cuts {
+		emit(c.a)
+		for pi < len(pieces) && pieces[pi].a < c.b {
 			pi++
 		}
-		s.cut(b[0], b[1])
-		s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(b[0]), endByte: uint32(b[1]), end: s.fromPt})
+		if c.a < s.from {
+			continue // inside what went before
+		}
+		s.cut(c.a, c.b)
+		if c.fix {
+			s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(c.a), endByte: uint32(c.b), end: s.fromPt})
+		}
 	}
 	emit(len(src))
 	if s.cuts == 0 {
@@ -271,9 +202,54 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 	return true
 }
 
-// pyOperandWords are the keywords after which a '[' opens a list, not a
-// subscript.
-var pyOperandWords = words("return yield in not and or if else elif while for assert del print await lambda is import from as with except raise")
+// pyWord returns what the word w is to Python's skeleton: a keyword
+// (pyKw), one that makes a statement alone (pyStmt: return, pass, None…),
+// one after which a '[' opens a list, not a subscript (pyOperand).
+func pyWord(w []byte) uint8 {
+	if len(w) < 2 || len(w) > 8 {
+		return 0
+	}
+	for h := pyWordHash(w); ; h = (h + 1) & (len(pyWords) - 1) {
+		e := &pyWords[h]
+		if e.w == "" {
+			return 0
+		}
+		if e.w == string(w) {
+			return e.flags
+		}
+	}
+}
+
+const (
+	pyKw uint8 = 1 << iota
+	pyStmt
+	pyOperand
+)
+
+func pyWordHash(w []byte) int {
+	return (int(w[0])*7 ^ int(w[len(w)-1])*3 ^ int(w[1]) ^ len(w)<<4) & 255
+}
+
+// pyWords: the keywords by pyWordHash, open addressing.
+var pyWords = func() (t [256]struct {
+	w     string
+	flags uint8
+}) {
+	add := func(list string, f uint8) {
+		for _, w := range strings.Fields(list) {
+			h := pyWordHash([]byte(w))
+			for t[h].w != "" && t[h].w != w {
+				h = (h + 1) & 255
+			}
+			t[h].w = w
+			t[h].flags |= f
+		}
+	}
+	add("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case type print exec", pyKw)
+	add("return raise pass break continue yield None True False", pyStmt)
+	add("return yield in not and or if else elif while for assert del print await lambda is import from as with except raise", pyOperand)
+	return t
+}()
 
 // pyAlone reports whether the token w makes a Python statement alone.
 func pyAlone(w []byte) bool {
@@ -284,22 +260,21 @@ func pyAlone(w []byte) bool {
 	case c == '"' || c == '\'' || c >= '0' && c <= '9':
 		return true
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
-		return !pyKeywords[string(w)] || pyStatements[string(w)]
+		return pyWord(w)&(pyKw|pyStmt) != pyKw
 	}
 	return false
 }
-
-var (
-	pyKeywords   = words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case type print exec")
-	pyStatements = words("return raise pass break continue yield None True False")
-)
 
 // pyLine is a logical line of pythonSkeleton.
 type pyLine struct {
 	start, end, indent int
 	first, second      []byte // the first two tokens (of src: nothing is copied)
 	colon              bool
-	operandKw          bool // the last word is one after which '[' opens a list
+	semi               bool // a ';' outside brackets: more than one statement
+	nextDef            int  // the first line from this one on that holds definitions
+	// alone: the first token outside brackets that makes a statement by
+	// itself (a name, a number, return…), or [-1, -1]
+	alone [2]int
 }
 
 // piece is text the skeleton leaves out: [a, b), a comment's (fix: a
@@ -316,4 +291,235 @@ func indexNL(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// Kinds of the blocks pySkel reads: what their statements can define
+// besides nested classes and functions.
+const (
+	pyModule = iota // assignments to a name
+	pyClass         // assignments to a name
+	pyDef           // nothing
+	pyCtl           // the block of an if, for, try…: nothing
+)
+
+// pySkel chooses what pythonSkeleton leaves out of the statements: every
+// statement that defines nothing (no def, class or decorator in it, nor an
+// assignment to a name in a module's or a class's block) goes, but a
+// block keeps one token of its last statement when nothing else stays or
+// when its end is that of a definition (a rangeFix gives that end back).
+type pySkel struct {
+	src      []byte
+	lines    []pyLine
+	comments [][2]int
+	cuts     []piece  // in order; fix: the cut's end is a definition's
+	bodies   [][2]int // the bodies of functions that define nothing
+}
+
+func (p *pySkel) isDef(i int) bool {
+	l := &p.lines[i]
+	return string(l.first) == "def" || string(l.first) == "async" && string(l.second) == "def"
+}
+
+func (p *pySkel) holdsDefs(i int) bool {
+	f := string(p.lines[i].first)
+	return f == "def" || f == "class" || f == "@" || f == "async" && string(p.lines[i].second) == "def"
+}
+
+// pyClause: the keywords that continue the statement before them.
+func pyClause(w []byte) bool {
+	switch string(w) {
+	case "else", "elif", "except", "finally":
+		return true
+	}
+	return false
+}
+
+// group returns the end of the statement starting at line i of a block
+// ending at line j: its lines, those indented deeper, the clauses that
+// continue it (else, except…); decorators take the definition after them.
+func (p *pySkel) group(i, j int) int {
+	in := p.lines[i].indent
+	deco := string(p.lines[i].first) == "@"
+	k := i + 1
+	for k < j {
+		l := &p.lines[k]
+		if l.indent > in || l.indent == in && (pyClause(l.first) || deco) {
+			if l.indent == in && deco {
+				deco = string(l.first) == "@"
+			}
+			k++
+			continue
+		}
+		break
+	}
+	return k
+}
+
+// block reads the statements of lines [i, j), a block of kind kind; tail:
+// its end is that of a definition whose block is indented at owner.
+func (p *pySkel) block(i, j, kind int, tail bool, owner int) {
+	kept := false
+	for g := i; g < j; {
+		e := p.group(g, j)
+		last := e == j
+		defs := p.lines[g].nextDef < e
+		l := &p.lines[g]
+		switch {
+		case defs:
+			kept = true
+			p.statement(g, e, tail && last, owner)
+		case (kind == pyModule || kind == pyClass) && (l.semi || pyAssigns(l)):
+			kept = true // it may define a name
+		case last && (tail || !kept && kind != pyModule):
+			p.reduce(g, e, tail, owner)
+		case last:
+			p.cut(l.start, p.lines[e-1].end, false)
+		default:
+			p.cut(l.start, p.lines[e].start, false)
+		}
+		g = e
+	}
+}
+
+// pyAssigns reports whether the line may assign to a name (`x = …`,
+// `x: T = …`; soft keywords are names too: `match = …`).
+func pyAssigns(l *pyLine) bool {
+	if len(l.first) == 0 || !isIdentByte(l.first[0]) || l.first[0] >= '0' && l.first[0] <= '9' {
+		return false
+	}
+	switch string(l.second) {
+	case "=":
+		return true
+	case ":":
+		switch string(l.first) {
+		case "match", "case", "type", "print", "exec":
+			return true
+		default:
+			return pyWord(l.first)&pyKw == 0
+		}
+	}
+	return false
+}
+
+// statement reads a statement that holds definitions, lines [i, e).
+func (p *pySkel) statement(i, e int, tail bool, owner int) {
+	h := i
+	for h < e && string(p.lines[h].first) == "@" {
+		h++
+	}
+	if h == e {
+		return
+	}
+	in := p.lines[h].indent
+	switch {
+	case p.isDef(h) || string(p.lines[h].first) == "class":
+		kind := pyDef
+		if string(p.lines[h].first) == "class" {
+			kind = pyClass
+		}
+		if h+1 < e {
+			bi := p.lines[h+1].indent
+			p.block(h+1, e, kind, true, bi)
+			if kind == pyDef && p.lines[h+1].nextDef >= e {
+				p.body(h+1, e, bi)
+			}
+		}
+	case string(p.lines[h].first) == "match":
+		// its cases are not statements; it stays whole
+	default:
+		// The clauses (if, elif, else…), each with its block.
+		for c := h; c < e; {
+			d := c + 1
+			for d < e && p.lines[d].indent > in {
+				d++
+			}
+			if d > c+1 {
+				p.block(c+1, d, pyCtl, tail && d == e, owner)
+			}
+			c = d
+		}
+	}
+}
+
+// body records, for the body fast path (bodySpans), the body of a
+// function that defines nothing, lines [i, e) indented at bi, past its
+// first line: past the first token when that makes a statement alone,
+// past the first line of a block when the first line opens one (and so
+// on, but not into a try, which needs its except); none when the first
+// line is all of the body, or ends with a colon.
+func (p *pySkel) body(i, e, bi int) {
+	k := i
+	for k < e && p.lines[k].colon && string(p.lines[k].first) != "try" && k+1 < e && p.lines[k+1].indent > p.lines[k].indent {
+		k++
+	}
+	if p.lines[k].colon || k+1 == e {
+		return
+	}
+	l := &p.lines[k]
+	from := l.end
+	if pyAlone(l.first) {
+		from = l.start + len(l.first)
+	}
+	if end := p.trailing(p.lines[e-1].end, bi); end > from {
+		p.bodies = append(p.bodies, [2]int{from, end})
+	}
+}
+
+// reduce leaves one token of the statement of lines [i, e): a name, a
+// number or a statement word (return, pass…), or a string; when its end
+// is a definition's (fix), the comments after it that the definition's
+// block takes go too and the cut gives that end back.
+func (p *pySkel) reduce(i, e int, fix bool, owner int) {
+	tok := [2]int{-1, -1}
+	for k := i; k < e && tok[0] < 0; k++ {
+		tok = p.lines[k].alone
+	}
+	if tok[0] < 0 {
+		for k := i; k < e; k++ {
+			if l := &p.lines[k]; pyAlone(l.first) {
+				tok = [2]int{l.start, l.start + len(l.first)}
+				break
+			}
+		}
+	}
+	if tok[0] < 0 {
+		return // it stays whole
+	}
+	end := p.lines[e-1].end
+	if fix {
+		end = p.trailing(end, owner)
+	}
+	p.cut(p.lines[i].start, tok[0], false)
+	p.cut(tok[1], end, fix)
+}
+
+// trailing returns where a definition whose block is indented at owner
+// and whose last statement ends at end ends: comments after that
+// statement, on its line or on lines of their own indented as deep as the
+// block or deeper, are part of it (the grammar's scanner closes a block
+// before a comment indented less, and so each block after it).
+func (p *pySkel) trailing(end, owner int) int {
+	src, comments := p.src, p.comments
+	ci := sort.Search(len(comments), func(k int) bool { return comments[k][0] >= end })
+	for ; ci < len(comments); ci++ {
+		c := comments[ci]
+		gap := src[end : c[0]-1]
+		if indexNL(gap) {
+			ls := c[0] - 1
+			for ls > 0 && src[ls-1] != '\n' {
+				ls--
+			}
+			if c[0]-1-ls < owner || len(bytes.TrimSpace(gap)) > 0 {
+				break
+			}
+		}
+		end = c[1]
+	}
+	return end
+}
+
+func (p *pySkel) cut(a, b int, fix bool) {
+	if b > a {
+		p.cuts = append(p.cuts, piece{a, b, fix})
+	}
 }

@@ -659,8 +659,8 @@ func TestLuaReserved(t *testing.T) {
 	}
 }
 
-// TestSkeletonPythonImports: Python's skeleton leaves out the imports at
-// the module's level (not those in a block, nor a line with more after a
+// TestSkeletonPythonImports: Python's skeleton leaves out the imports and
+// the other statements that define nothing (not a line with more after a
 // ';'), and finds what a full parse finds.
 func TestSkeletonPythonImports(t *testing.T) {
 	src := []byte(`"""A module."""
@@ -690,12 +690,12 @@ def helper(x):
     return x
 `)
 	l, x, skel := skeletonOf(t, "python", src)
-	for _, gone := range []string{"__future__", "import abc", "cabc", "attrgetter", "a comment"} {
+	for _, gone := range []string{"__future__", "import abc", "cabc", "attrgetter", "a comment", "import _fast", "from typing import List", "import json", "import re"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
 		}
 	}
-	for _, keep := range []string{"import os; SEP", "import _fast", "from typing import List", "import json"} {
+	for _, keep := range []string{"import os; SEP", "CONSTANT = 1", "field = 2"} {
 		if !strings.Contains(skel, keep) {
 			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
 		}
@@ -746,4 +746,87 @@ func skeletonOf(t *testing.T, lang string, src []byte) (*Language, *extractor, s
 		t.Fatal("no skeleton")
 	}
 	return l, x, string(x.sk.buf)
+}
+
+// TestSkeletonPythonStatements: of the statements that define nothing,
+// Python's skeleton keeps at most one token (a block's last, when the
+// block ends a definition or would be empty), in module, class and
+// function bodies and in the blocks of if, try…, and the ranges stay
+// those of a full parse, trailing comments included.
+func TestSkeletonPythonStatements(t *testing.T) {
+	src := []byte(`"""Module docstring."""
+import os
+if os.name == "nt":
+    SEP = "\\"
+    helper_value = compute(1, 2, 3)
+else:
+    SEP = "/"
+print("loaded module with a long argument list")
+
+def outer(a, b):
+    prepared = prepare(a)
+    for item in prepared:
+        consume(item)
+    @decorate(with_args=True)
+    def inner(x):
+        return x + a
+    result = [inner(v) for v in b]
+    # a comment inside
+    return result
+
+def short_body(self, data):
+    #pairs = (len(data) > 0 and isinstance(data, list))
+        return self.represent_sequence('tag', data)
+    #value = []
+    #return value
+
+class Thing(Base):
+    """Class docstring."""
+    registry.add("thing")
+    field = 1
+    if CONDITION:
+        other = 2
+    def method(self):
+        try:
+            go()
+        except ValueError:
+            pass
+        # trailing comment of the method
+    # a comment of the class
+    count = len(registry)
+    log("class body ends with a call")
+        # deeper comment after it
+
+try:
+    from _speedups import fast
+except ImportError:
+    def fast(x):
+        value = x * 2
+        return value
+
+match command:
+    case "go":
+        def go_handler():
+            pass
+    case _:
+        pass
+
+with context() as ctx:
+    ctx.run()
+`)
+	l, x, skel := skeletonOf(t, "python", src)
+	for _, gone := range []string{"Module docstring", "helper_value", "print", "prepared", "consume", "result = [", "Class docstring", "registry.add", "other = 2", "ctx.run", "import fast", "value = x"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"def inner", "field = 1", "count = len", "def fast", "def go_handler"} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	full := sameAsFullParse(t, x, l, "a.py", src)
+	if len(full) < 9 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
 }
