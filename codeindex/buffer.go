@@ -49,6 +49,20 @@ func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspac
 	}
 	// The buffer keeps the text's bytes without a copy: nothing writes them.
 	src := unsafe.Slice(unsafe.StringData(text), len(text))
+	if syms, ok := ix.bufx.passDefs(l, src); ok {
+		// The language reads its definitions without a parse (Lua's
+		// luaDefs: an incremental parse of tree-sitter-lua cost more):
+		// the buffer keeps no tree, a query that needs one parses then
+		// (bufferRefs).
+		if b != nil {
+			b.tree.close()
+		}
+		ix.putBufferLocked(rel, &buffer{opening: wb.Opening, version: version, src: src, lang: l, syms: syms, base: src, baseSyms: syms})
+		return nil
+	}
+	if b != nil && b.tree.c == nil {
+		b = nil // its definitions were read without a tree: a fresh parse
+	}
 	var old ctree
 	var edit sitter.EditInput
 	if b != nil {
@@ -280,7 +294,7 @@ func (ix *Index) CloseBuffer(path string) {
 	ix.FileChanged(path)
 }
 
-// OpenBuffers is the number of buffers holding a tree.
+// OpenBuffers is the number of open buffers.
 func (ix *Index) OpenBuffers() int {
 	ix.bufMu.Lock()
 	defer ix.bufMu.Unlock()

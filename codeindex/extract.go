@@ -95,15 +95,20 @@ type rawDef struct {
 // the skeleton's text is parsed and queried in one cgo call, and the
 // captures mapped back to the file.
 func (x *extractor) skeletonDefs(l *Language, src []byte) ([]def, error) {
-	if l.defsPass != nil {
-		if err := l.load(); err != nil {
-			return nil, err
-		}
-		if l.defsPass(x, l, src) {
-			return x.collect(l, src, nil), nil
-		}
+	if defs, ok := x.passDefs(l, src); ok {
+		return defs, nil
 	}
 	return x.parseDefs(l, src)
+}
+
+// passDefs returns the definitions of a file found by its language's
+// defsPass, without a parse; ok is false when the language has none or
+// it cannot read the file.
+func (x *extractor) passDefs(l *Language, src []byte) (defs []def, ok bool) {
+	if l.defsPass == nil || l.load() != nil || !l.defsPass(x, l, src) {
+		return nil, false
+	}
+	return x.collect(l, src, nil), true
 }
 
 // parseDefs is skeletonDefs by a parse (of the skeleton, where the

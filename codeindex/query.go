@@ -715,6 +715,15 @@ func (ix *Index) bufferRefs(rel, name string) ([]Ref, []byte, bool) {
 		ix.catchUpLocked(rel, b)
 		b = ix.buffers[rel]
 	}
+	if b.tree.c == nil {
+		// Its definitions were read without a parse (passDefs): the
+		// tree is made now, and kept until the next change.
+		tree, err := ix.bufx.parseTree(b.lang, b.src, ctree{})
+		if err != nil {
+			return nil, b.src, true
+		}
+		b.tree = tree
+	}
 	defs := symbols(ix.bufx.treeDefs(b.lang, b.tree.root(), b.src), rel)
 	return ix.bufx.references(b.lang, b.tree.root(), b.src, rel, name, defs), b.src, true
 }
