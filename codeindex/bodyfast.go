@@ -32,6 +32,9 @@ type bodySpan struct {
 	kind uint8
 	// indent: of pyBody, the least indentation of the body's lines
 	indent int
+	// big: of a brace body larger than maxFastBody, what bigBodyOK
+	// read of it
+	big *bigBodyOf
 }
 
 // The kinds of bodySpan.
@@ -43,6 +46,7 @@ const (
 	pyBody                  // a Python function's body the skeleton leaves out (pythonSkeleton)
 	pyBrackets              // the contents of Python brackets
 	pyString                // the text of a long Python string, inside its quotes
+	bigBody                 // (bodyFast) a brace body or array literal larger than maxFastBody that bigBodyOK took
 )
 
 // bodySpans returns the spans of src whose text an edit may change
@@ -206,7 +210,10 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 	sp := b.spans[i]
 	a, c := sp.a, sp.c+newEnd-oldEnd
 	if c-a > maxFastBody {
-		return nil, false
+		if !bigBodyOK(b.lang.syn, &b.spans[i], b.src, src, start, oldEnd, newEnd) {
+			return nil, false
+		}
+		sp.kind = bigBody // read around the edit only (bigbody.go)
 	}
 	sx := b.lang.syn
 	// last: where the definitions that ended at the span's end (a Python
@@ -245,6 +252,7 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 		if !pyStringOK(src, a, c) {
 			return nil, false
 		}
+	case bigBody:
 	default:
 		return nil, false
 	}
