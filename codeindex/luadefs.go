@@ -157,14 +157,68 @@ const (
 	lkWhile
 )
 
-// luaNameByte: the bytes of names after the first (ASCII letters,
-// digits and '_').
-var luaNameByte = func() (t [256]bool) {
+// Classes of bytes (luaByte).
+const (
+	lbOther = iota
+	lbSpace
+	lbName  // ASCII letters and '_': a name starts and goes on
+	lbDigit // a name goes on
+)
+
+// luaByte is the class of each byte (a table: the tokenizer's loops over
+// names and white space are most of its time).
+var luaByte = func() (t [256]uint8) {
 	for c := range 256 {
-		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+			t[c] = lbName
+		case c >= '0' && c <= '9':
+			t[c] = lbDigit
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			t[c] = lbSpace
+		}
 	}
 	return t
 }()
+
+// luaNumber reports whether w, read as Lua's lexer reads a numeral (its
+// letters, digits, dots and exponent signs), is a well-formed one:
+// decimal (3, 3.0, .5, 1e-3) or hexadecimal (0xff, 0x1p4).
+func luaNumber(w []byte) bool {
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	hex := func(c byte) bool { return digit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+	isDigit, exp1, exp2 := digit, byte('e'), byte('E')
+	if len(w) > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X') {
+		w = w[2:]
+		isDigit, exp1, exp2 = hex, 'p', 'P'
+	}
+	i, digits := 0, 0
+	for i < len(w) && isDigit(w[i]) {
+		i, digits = i+1, digits+1
+	}
+	if i < len(w) && w[i] == '.' {
+		i++
+		for i < len(w) && isDigit(w[i]) {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(w) && (w[i] == exp1 || w[i] == exp2) {
+		i++
+		if i < len(w) && (w[i] == '+' || w[i] == '-') {
+			i++
+		}
+		if i == len(w) || !digit(w[i]) {
+			return false
+		}
+		for i < len(w) && digit(w[i]) {
+			i++
+		}
+	}
+	return i == len(w)
+}
 
 // luaKeyword returns the keyword w is, or lkNone.
 func luaKeyword(w []byte) int {
@@ -264,6 +318,7 @@ type luaParser struct {
 	caps        []luaCap
 	match       uint32
 	items       []luaItem // the named children of the targets being read (a stack)
+	depth       int       // of blocks and expressions (enter)
 	lines       []int32   // offsets of line starts (captures)
 }
 
@@ -274,7 +329,7 @@ func (p *luaParser) next() {
 	p.prevEnd = p.te
 	i := p.pos
 	for {
-		for i < n && (src[i] == ' ' || src[i] == '\n' || src[i] == '\t' || src[i] == '\r' || src[i] == '\f' || src[i] == '\v') {
+		for i < n && luaByte[src[i]] == lbSpace {
 			i++
 		}
 		if i+1 < n && src[i] == '-' && src[i+1] == '-' {
@@ -306,9 +361,9 @@ func (p *luaParser) next() {
 	}
 	c := src[i]
 	switch {
-	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+	case luaByte[c] == lbName:
 		e := i + 1
-		for e < n && luaNameByte[src[e]] {
+		for e < n && luaByte[src[e]] >= lbName {
 			e++
 		}
 		p.tok, p.te = ltName, e
@@ -324,6 +379,11 @@ func (p *luaParser) next() {
 				continue
 			}
 			break
+		}
+		if !luaNumber(src[i:e]) {
+			p.fail = true // malformed: `2local`, LuaJIT's 1ULL
+			p.tok, p.te, p.pos = ltEOF, n, n
+			return
 		}
 		p.tok, p.te = ltNumber, e
 	case c == '"' || c == '\'':
@@ -430,6 +490,24 @@ func (p *luaParser) capture(pattern int, index uint16, start, end int) {
 	p.caps = append(p.caps, luaCap{match: p.match, pattern: uint16(pattern), index: index, start: int32(start), end: int32(end)})
 }
 
+// luaMaxDepth is how deep blocks and expressions may nest (Lua's own
+// limit, LUAI_MAXCCALLS): deeper text is left to the parser rather than
+// to a recursion as deep as the file is long.
+const luaMaxDepth = 200
+
+// enter goes one level deeper (a block or an expression); false, and
+// the reading fails, past luaMaxDepth.
+func (p *luaParser) enter() bool {
+	p.depth++
+	if p.depth > luaMaxDepth {
+		p.fail = true
+		p.tok = ltEOF
+	}
+	return !p.fail
+}
+
+func (p *luaParser) leave() { p.depth-- }
+
 // blockEnds reports whether the current token ends a block.
 func (p *luaParser) blockEnds() bool {
 	switch p.tok {
@@ -446,6 +524,10 @@ func (p *luaParser) blockEnds() bool {
 
 // block reads statements up to what ends the block; top: the file's.
 func (p *luaParser) block(top bool) {
+	if !p.enter() {
+		return
+	}
+	defer p.leave()
 	for !p.fail && !p.blockEnds() {
 		if p.isKw(lkReturn) {
 			p.next()
@@ -737,6 +819,10 @@ func (p *luaParser) exprList() (fn bool) {
 // variable_declarator) it appends to p.items, and reports whether it is a
 // function literal.
 func (p *luaParser) expr() (fn bool) {
+	if !p.enter() {
+		return false
+	}
+	defer p.leave()
 	base := len(p.items)
 	ops := 0
 	for !p.fail {

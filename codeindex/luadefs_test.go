@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/txtar"
 )
 
 // TestLuaDefsCorpus checks that luaDefs finds exactly the definitions of
@@ -115,23 +118,7 @@ func TestLuaDefsCorpus(t *testing.T) {
 // a target count as its last named child, the names and values of a
 // declaration with several, tables of functions, nesting.
 func TestLuaDefsSnippets(t *testing.T) {
-	for i, src := range []string{
-		"function f() end\nlocal function g(a, ...) return a end\nfunction a.b.c(x) end\nfunction a.b:c() end\nfunction a:b() end\n",
-		"local a = function() end\nb = function() end\na.b = function() end\na.b.c = function() end\n",
-		"t[k] = function() end\nt[a.b] = function() end\nt[a.b].c = function() end\npage_funcs[page].reset_mode = function (view) end\n",
-		"a.b[c] = function() end\na[b[c]] = function() end\nt[f(x)] = function() end\nt[i+1].x = function() end\n(a).b = function() end\n",
-		"f().x = function() end\na.b(c).d = function() end\na:b().c = function() end\nt[\"s\"].x = function() end\n",
-		"local a, b = function() end\nlocal c, d = 1, function() end\ne, f = function() end, 2\ng.h, i = function() end\nj, k.l = 1, function() end\n",
-		"local x\nlocal y = 1\nz = 2\nX, Y = 1, 2\nlocal M = {}\nif a then w = 1 end\ndo v = function() end end\n",
-		"local M = { setup = function() end, x = 1, ['y'] = function() end, nested = { deep = function() end } }\nreturn M\n",
-		"call({ cb = function() end }, function() end)\nlocal t = { a = function() end; b = (function() end), c = function() end or nil }\n",
-		"function M.new()\n  local self = { get = function() end }\n  function self.put() end\n  local function helper() end\n  return self\nend\n",
-		"local s = [==[ ]] ]==] .. \"a\\\"b\" .. 'c' --[[ x = function() end ]]\n-- y = function() end\nlocal n = 0x1F + 1e-3 + 3.5 // 2\n",
-		"for i = 1, 10 do f = function() end end\nfor k, v in pairs(t) do end\nwhile x do break end\nrepeat local q = function() end until q\n",
-		"local a = -x ^ 2 .. y\nb = not c == d\nlocal e = #t > 0 and t or {}\nf = (g)\nh = g.i\n",
-		"a.b, c.d = function() end, function() end\nlocal f = x, function() end\n",
-		"x.y.z, w = function() end, 1\nM.a, M.b = function() end\n",
-	} {
+	for i, src := range luaSnippets {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			l := LanguageByName("lua")
 			if err := l.load(); err != nil {
@@ -156,5 +143,78 @@ func TestLuaDefsSnippets(t *testing.T) {
 				t.Errorf("luaDefs\n%v\nfull parse\n%v\ntree %s", got, full, tree.RootNode())
 			}
 		})
+	}
+}
+
+// luaSnippets are the corners of TestLuaDefsSnippets.
+var luaSnippets = []string{
+	"function f() end\nlocal function g(a, ...) return a end\nfunction a.b.c(x) end\nfunction a.b:c() end\nfunction a:b() end\n",
+	"local a = function() end\nb = function() end\na.b = function() end\na.b.c = function() end\n",
+	"t[k] = function() end\nt[a.b] = function() end\nt[a.b].c = function() end\npage_funcs[page].reset_mode = function (view) end\n",
+	"a.b[c] = function() end\na[b[c]] = function() end\nt[f(x)] = function() end\nt[i+1].x = function() end\n(a).b = function() end\n",
+	"f().x = function() end\na.b(c).d = function() end\na:b().c = function() end\nt[\"s\"].x = function() end\n",
+	"local a, b = function() end\nlocal c, d = 1, function() end\ne, f = function() end, 2\ng.h, i = function() end\nj, k.l = 1, function() end\n",
+	"local x\nlocal y = 1\nz = 2\nX, Y = 1, 2\nlocal M = {}\nif a then w = 1 end\ndo v = function() end end\n",
+	"local M = { setup = function() end, x = 1, ['y'] = function() end, nested = { deep = function() end } }\nreturn M\n",
+	"call({ cb = function() end }, function() end)\nlocal t = { a = function() end; b = (function() end), c = function() end or nil }\n",
+	"function M.new()\n  local self = { get = function() end }\n  function self.put() end\n  local function helper() end\n  return self\nend\n",
+	"local s = [==[ ]] ]==] .. \"a\\\"b\" .. 'c' --[[ x = function() end ]]\n-- y = function() end\nlocal n = 0x1F + 1e-3 + 3.5 // 2\n",
+	"for i = 1, 10 do f = function() end end\nfor k, v in pairs(t) do end\nwhile x do break end\nrepeat local q = function() end until q\n",
+	"local a = -x ^ 2 .. y\nb = not c == d\nlocal e = #t > 0 and t or {}\nf = (g)\nh = g.i\n",
+	"a.b, c.d = function() end, function() end\nlocal f = x, function() end\n",
+	"x.y.z, w = function() end, 1\nM.a, M.b = function() end\n",
+}
+
+// TestLuaDefsEdits reads every prefix of Lua samples (lua.txtar's and
+// each snippet), and each with one byte left out: luaDefs must come back
+// (no panic, a bounded depth), and where it reads the text and a full
+// parse finds no syntax error, find what the parse finds.
+func TestLuaDefsEdits(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/lang/lua.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := LanguageByName("lua")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	var texts []string
+	for _, sample := range append([]string{string(ar.Files[0].Data)}, luaSnippets...) {
+		for i := range len(sample) {
+			texts = append(texts, sample[:i], sample[:i]+sample[i+1:])
+		}
+	}
+	deep := strings.Repeat("(", 300) + "x" + strings.Repeat(")", 300)
+	texts = append(texts, "x = "+deep+"\n", "f = function() "+strings.Repeat("do ", 300)+strings.Repeat("end ", 300)+"end\n")
+	read, compared := 0, 0
+	for _, text := range texts {
+		src := []byte(text)
+		if !luaDefs(x, l, src) {
+			continue
+		}
+		read++
+		got := symbols(x.collect(l, src, nil), "a.lua")
+		tree, err := x.parse(context.Background(), l, blankComments(l, src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		broken := tree.RootNode().HasError()
+		want := x.definitions(l, tree, src, "a.lua")
+		tree.Close()
+		if broken {
+			continue
+		}
+		compared++
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("luaDefs\n%v\nfull parse\n%v\ntext:\n%s", got, want, text)
+		}
+	}
+	t.Logf("%d texts, %d read by luaDefs, %d of those compared with a full parse", len(texts), read, compared)
+	for _, deep := range texts[len(texts)-2:] {
+		if luaDefs(x, l, []byte(deep)) {
+			t.Errorf("luaDefs read %d levels of nesting (the limit is %d)", 300, luaMaxDepth)
+		}
 	}
 }
