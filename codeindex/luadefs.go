@@ -2,7 +2,7 @@ package codeindex
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -47,7 +47,7 @@ func luaDefs(x *extractor, l *Language, src []byte) bool {
 		x.luaIDs = &ids
 	}
 	p := &x.lua
-	*p = luaParser{src: src, ids: *x.luaIDs, caps: p.caps[:0], lines: p.lines[:0], items: p.items[:0]}
+	*p = luaParser{src: src, ids: *x.luaIDs, caps: p.caps[:0], offs: p.offs[:0], items: p.items[:0]}
 	if len(src) >= 2 && src[0] == '#' {
 		// A first line starting with # (a shebang) is not Lua.
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -61,11 +61,11 @@ func luaDefs(x *extractor, l *Language, src []byte) bool {
 	if !p.fail && p.tok != ltEOF {
 		p.fail = true
 	}
-	if p.fail {
-		return false
+	if !p.fail {
+		x.caps = p.captures(x.caps[:0])
 	}
-	x.caps = p.captures(x.caps[:0])
-	return true
+	p.src = nil // the text is not the extractor's to keep (a buffer's)
+	return !p.fail
 }
 
 // luaIDs are the capture ids of queries/lua.scm's definitions patterns.
@@ -319,7 +319,7 @@ type luaParser struct {
 	match       uint32
 	items       []luaItem // the named children of the targets being read (a stack)
 	depth       int       // of blocks and expressions (enter)
-	lines       []int32   // offsets of line starts (captures)
+	offs        []luaOff  // reused by captures
 }
 
 // next reads the next token (comments and white space skipped).
@@ -1019,29 +1019,44 @@ func (p *luaParser) table() {
 }
 
 // captures appends the captures found, with their rows and columns, to
-// buf.
+// buf. The offsets are put in order and the newlines between each and the
+// next counted (bytes.Count: the text between definitions is long, and
+// most of a file).
 func (p *luaParser) captures(buf []capture) []capture {
 	if len(p.caps) == 0 {
 		return buf
 	}
-	lines := append(p.lines[:0], 0)
-	for i := 0; ; {
-		k := bytes.IndexByte(p.src[i:], '\n')
-		if k < 0 {
-			break
-		}
-		i += k + 1
-		lines = append(lines, int32(i))
-	}
-	p.lines = lines
-	point := func(off int32) sitter.Point {
-		row := sort.Search(len(lines), func(i int) bool { return lines[i] > off }) - 1
-		return sitter.Point{Row: uint32(row), Column: uint32(off - lines[row])}
-	}
-	for _, c := range p.caps {
+	n := len(buf)
+	offs := p.offs[:0]
+	for i, c := range p.caps {
 		buf = append(buf, capture{match: c.match, pattern: c.pattern, index: c.index, rng: sitter.Range{
-			StartPoint: point(c.start), EndPoint: point(c.end), StartByte: uint32(c.start), EndByte: uint32(c.end),
+			StartByte: uint32(c.start), EndByte: uint32(c.end),
 		}})
+		offs = append(offs, luaOff{c.start, int32(2 * i)}, luaOff{c.end, int32(2*i + 1)})
+	}
+	p.offs = offs
+	slices.SortFunc(offs, func(a, b luaOff) int { return int(a.off - b.off) })
+	row, line, prev := uint32(0), 0, 0 // line: where row starts; prev: the last offset
+	for _, o := range offs {
+		off := int(o.off)
+		if k := bytes.Count(p.src[prev:off], newline); k > 0 {
+			row += uint32(k)
+			line = prev + bytes.LastIndexByte(p.src[prev:off], '\n') + 1
+		}
+		prev = off
+		pt := sitter.Point{Row: row, Column: uint32(off - line)}
+		c := &buf[n+int(o.slot/2)]
+		if o.slot%2 == 0 {
+			c.rng.StartPoint = pt
+		} else {
+			c.rng.EndPoint = pt
+		}
 	}
 	return buf
 }
+
+// luaOff is an offset of a capture: slot is 2 × its index, + 1 for its
+// end.
+type luaOff struct{ off, slot int32 }
+
+var newline = []byte{'\n'}
