@@ -47,6 +47,7 @@ const (
 	pyBrackets              // the contents of Python brackets
 	pyString                // the text of a long Python string, inside its quotes
 	bigBody                 // (bodyFast) a brace body or array literal larger than maxFastBody that bigBodyOK took
+	hashText                // the text of a Ruby or Python comment, after its '#' to the line's end
 )
 
 // bodySpans returns the spans of src whose text an edit may change
@@ -75,12 +76,13 @@ func bodySpans(l *Language, out *skelOut, src []byte) []bodySpan {
 	var spans []bodySpan
 	switch l.syn.body {
 	case bodyRuby:
+		// The bodies are read again when an edit lands in one (the
+		// text then is the new one): not here.
 		for _, b := range out.bodies {
-			if rubyBodyOK(src, b[0], b[1], out) {
-				spans = append(spans, bodySpan{a: b[0], c: b[1], kind: rubyBody})
-			}
+			spans = append(spans, bodySpan{a: b[0], c: b[1], kind: rubyBody})
 		}
-		return spans
+		spans = append(spans, hashSpans(out, src)...)
+		return nested(spans)
 	case bodyIndent:
 		return pySpans(out, src)
 	}
@@ -182,7 +184,10 @@ const maxFastBody = 128 << 10
 // nothing in it that can define, the same comments, a literal left out.
 // The caller holds bufMu.
 func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, bool) {
-	if b.lang.syn == nil || b.stale {
+	if b.lang.syn == nil || b.stale || b.tree.hasError() {
+		// (A tree with errors: its definitions are the parser's
+		// recovery, which a skeleton's reading does not foresee, and a
+		// Python function's end may not be where its body ends.)
 		return nil, false
 	}
 	switch b.lang.syn.body {
@@ -253,6 +258,10 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 			return nil, false
 		}
 	case bigBody:
+	case hashText: // still the text of one comment
+		if bytes.IndexAny(src[a:c], "\r\n") >= 0 {
+			return nil, false
+		}
 	default:
 		return nil, false
 	}
@@ -430,8 +439,13 @@ func pySpans(out *skelOut, src []byte) []bodySpan {
 			spans = append(spans, bodySpan{a: a, c: c, kind: pyString})
 		}
 	}
+	return nested(append(spans, hashSpans(out, src)...))
+}
+
+// nested sorts spans and drops those inside others (a string in brackets
+// in a body).
+func nested(spans []bodySpan) []bodySpan {
 	slices.SortFunc(spans, func(x, y bodySpan) int { return cmp.Compare(x.a, y.a) })
-	// Spans inside others go (a string in brackets in a body).
 	kept := spans[:0]
 	for _, s := range spans {
 		if len(kept) > 0 && s.a < kept[len(kept)-1].c {
@@ -440,6 +454,62 @@ func pySpans(out *skelOut, src []byte) []bodySpan {
 		kept = append(kept, s)
 	}
 	return kept
+}
+
+// hashSpans returns the text of the comments that the skeleton of a Ruby
+// or Python file in out leaves out, line by line: what follows a '#' up
+// to the line's end, when the skeleton left out just that or whole lines
+// of such comments. An edit there that adds no line break changes the
+// comment's text only.
+func hashSpans(out *skelOut, src []byte) []bodySpan {
+	var spans []bodySpan
+	segs := out.segs
+	for i := 0; i+1 < len(segs); i++ {
+		n := segs[i+1].c - segs[i].c
+		a, c := int(segs[i].o+n), int(segs[i+1].o)
+		if a <= 0 || c >= len(src) || c <= a {
+			continue
+		}
+		if src[a-1] == '#' { // a comment's text
+			if e := lineEnd(src, a); e == c {
+				spans = append(spans, bodySpan{a: a, c: c, kind: hashText})
+			}
+			continue
+		}
+		if src[a-1] != '\n' || src[c-1] != '\n' {
+			continue
+		}
+		// Whole lines, each a comment.
+		from := len(spans)
+		for ls := a; ls < c; {
+			h := ls
+			for h < c && (src[h] == ' ' || src[h] == '\t') {
+				h++
+			}
+			e := lineEnd(src, h)
+			if h == c || src[h] != '#' || e >= c {
+				spans = spans[:from]
+				break
+			}
+			spans = append(spans, bodySpan{a: h + 1, c: e, kind: hashText})
+			ls = bytes.IndexByte(src[e:], '\n') + e + 1
+		}
+	}
+	return spans
+}
+
+// lineEnd returns the offset of the line break ("\n" or "\r\n") that ends
+// the line holding off, or len(src).
+func lineEnd(src []byte, off int) int {
+	e := bytes.IndexByte(src[off:], '\n')
+	if e < 0 {
+		return len(src)
+	}
+	e += off
+	if e > off && src[e-1] == '\r' {
+		e--
+	}
+	return e
 }
 
 // pyBodyRead reads src[a:c] as the part of a Python function's body that

@@ -309,6 +309,18 @@ func TestBodyFastRuby(t *testing.T) {
 		{head + "    y\n    w = [1,\n      2]\n    x.end\n    xend\n" + tail[6:], true},
 		{head + "    y\n    w = [1,\n      2]\n    x.end\n    xend\n    def k; end\n" + tail[6:], false},
 	})
+	// Comments outside bodies: their text changes, not their lines.
+	const doc = "class A\n  # Notes on f.\n  #\n  def f(x) # the f\n    x\n  end\nend\n"
+	checkFastSteps(t, "b.rb", []fastStep{
+		{doc, false},
+		{strings.Replace(doc, "Notes", "More notes", 1), true},
+		{strings.Replace(strings.Replace(doc, "Notes", "More notes", 1), "  #\n", "  # end\n", 1), true},
+		{strings.Replace(doc, "the f", "the f(x)", 1), false}, // three edits at once: the slow path
+		// (the next edit on another line: see buffer.skip)
+		{strings.Replace(strings.Replace(doc, "the f", "the f(x)", 1), "Notes", "Notes!", 1), true},
+		{strings.Replace(strings.Replace(doc, "the f", "the f(x) def", 1), "Notes", "Notes!", 1), true},
+		{strings.Replace(strings.Replace(doc, "the f", "the f(x)\n def g; end", 1), "Notes", "Notes!", 1), false},
+	})
 }
 
 // TestBodyFastPython: typing inside a function's body (past its first
@@ -338,5 +350,17 @@ func TestBodyFastPython(t *testing.T) {
 		{head + tail + aa, true},
 		{head + tail + strings.Replace(aa, "long enough", "long (enough", 1), true},
 		{head + tail + strings.Replace(aa, "long enough", "long ''' enough", 1), false},
+	})
+	// Comments outside bodies: their text changes, not their lines.
+	const notes = "class A:\n    # Notes on f.\n    #\n    def f(self):  # the f\n        pass\n"
+	checkFastSteps(t, "b.py", []fastStep{
+		{notes, false},
+		{strings.Replace(notes, "Notes", "More notes", 1), true},
+		{strings.Replace(strings.Replace(notes, "Notes", "More notes", 1), "    #\n", "    # x = 1\n", 1), true},
+		{strings.Replace(notes, "the f", "the f(x)", 1), false}, // three edits at once: the slow path
+		// (the next edit on another line: see buffer.skip)
+		{strings.Replace(strings.Replace(notes, "the f", "the f(x)", 1), "Notes", "Notes!", 1), true},
+		{strings.Replace(strings.Replace(notes, "the f", "the f(x) def", 1), "Notes", "Notes!", 1), true},
+		{strings.Replace(strings.Replace(notes, "the f", "the f(x)\n    def g(self): pass", 1), "Notes", "Notes!", 1), false},
 	})
 }

@@ -180,7 +180,7 @@ static TSNode agentls_twin(TSTreeCursor *c, TSNode op, uint32_t start) {
 // root that touch it, then each child over a range where the trees differ
 // (ts_tree_get_changed_ranges) that is not one of old's (the same
 // subtree, or one built again the same: agentls_same), tokens and
-// comments aside. Spans are in order, the adjacent ones joined; *n is
+// comments too. Spans are in order, the adjacent ones joined; *n is
 // their number (the caller frees them).
 //
 // Below the root, up to maxDescend levels: when the edit lies strictly
@@ -243,14 +243,14 @@ static agentls_span_t *agentls_spans(const TSTree *old, const TSTree *nu, agentl
 				last_id = k.id;
 				last_s = s;
 				bool touches = s <= edit.hi && e >= edit.lo;
-				if (!touches && ts_node_child_count(k) == 0 && (!ts_node_is_named(k) || ts_node_is_extra(k))) {
-					continue; // a token or a comment
-				}
 				if (!touches) {
 					TSNode twin = agentls_twin(&oc, oparent, s);
 					if (twin.id != oparent.id && agentls_same(k, twin, &budget)) {
 						continue; // old's
 					}
+					// (A token or a comment that is not old's is a span
+					// too, though it defines nothing: old may have had
+					// definitions there, code that a comment now holds.)
 				}
 				if (touches) {
 					if (touch.n == 0 && s < edit.lo && e > edit.hi) {

@@ -809,3 +809,44 @@ func corpusSamples(root string, l *Language) []string {
 	})
 	return big
 }
+
+// TestChangedDefsCodeIntoComment: an edit that makes code away from it a
+// comment again drops the definitions of that code. Here a doc comment
+// broken open (`/` and `**`) leaves backquotes in code that pair up
+// with those of a later comment, whose text is then code (a const); the
+// comment closed again, that text is a comment's again, a part of the
+// new tree that is a comment, not the edit's, and not old's: a span too.
+func TestChangedDefsCodeIntoComment(t *testing.T) {
+	const nu = "export interface O {\n  /**\n   */\n  /**\n   * The hook `h` runs when\n   */\n}\nexport function h(): void;\n" +
+		"/**\n * ```\n * import { a } from 'b';\n * const source = a(1, 2);\n */\nexport function h(): void {\n  return x ? f((s) => { s.g(); }) : y;\n}\n"
+	old := strings.Replace(nu, "  /**\n   * The hook", "  /\n\n**\n   * The hook", 1)
+	ix := emptyIndex(t)
+	x := newExtractor()
+	defer x.Close()
+	if err := ix.UpdateBuffer("a.ts", 1, old); err != nil {
+		t.Fatal(err)
+	}
+	ix.bufMu.Lock()
+	had := fmt.Sprint(ix.buffers["a.ts"].syms)
+	ix.bufMu.Unlock()
+	if !strings.Contains(had, "source") {
+		t.Fatalf("the broken text's definitions hold no const source: %s", had)
+	}
+	if err := ix.UpdateBuffer("a.ts", 2, nu); err != nil {
+		t.Fatal(err)
+	}
+	ix.settle()
+	ix.bufMu.Lock()
+	got := fmt.Sprint(ix.buffers["a.ts"].syms)
+	ix.bufMu.Unlock()
+	l := LanguageFor("a.ts")
+	tree, err := x.parseTree(l, []byte(nu), ctree{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprint(x.treeDefs(l, tree.root(), []byte(nu)))
+	tree.close()
+	if got != want {
+		t.Errorf("definitions after the edit\n%s\nfresh parse\n%s", got, want)
+	}
+}
