@@ -46,7 +46,10 @@
 // definition (f() for a call or a parameter list: syntax.parens, keep),
 // and C's the attribute macros the grammar does not know (static int
 // __init f). TestSkeletonCorpora checks that it finds exactly what a full
-// parse finds. The build runs only the definitions query,
+// parse finds. Lua does without a parse (Language.defsPass): luaDefs reads
+// Lua's syntax and finds the captures the definitions walk finds in a full
+// parse (TestLuaDefsCorpus), for its own buffers' updates too; text it
+// cannot read goes to the skeleton parse. The build runs only the definitions query,
 // parse and query in one cgo call per file, one parser per worker. A
 // start with the cache (cache.go) installs it in one piece while the walk
 // lists the files and the workers lstat them; only files whose size or

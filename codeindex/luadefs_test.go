@@ -218,3 +218,35 @@ func TestLuaDefsEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestLuaDefsPatterns: luaDefs implements the definitions patterns of
+// queries/lua.scm as they are (their order, captures and shapes: see the
+// luaPat constants); a change to them must change luaDefs too, and this
+// test with it.
+func TestLuaDefsPatterns(t *testing.T) {
+	l := LanguageByName("lua")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, line := range strings.Split(string(l.defSrc), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, ";") {
+			kept = append(kept, line)
+		}
+	}
+	got := strings.Join(kept, " ")
+	want := `(function_statement name: (function_name . (identifier) @name .)) @definition.function ` +
+		`(function_statement name: (identifier) @name) @definition.function ` +
+		`(function_statement name: (function_name (identifier) @container . (table_dot) . (identifier) @name .)) @definition.function ` +
+		`(function_statement name: (function_name (identifier) @container . (table_colon) . (identifier) @name .)) @definition.method ` +
+		`(variable_declaration name: (variable_declarator . (identifier) @name .) value: (function)) @definition.function ` +
+		`(variable_declaration name: (variable_declarator (identifier) @container . (identifier) @name .) value: (function)) @definition.function ` +
+		`(program (variable_declaration name: (variable_declarator . (identifier) @name .)) @definition.variable) ` +
+		`(field name: (identifier) @name value: (function)) @definition.function`
+	if got != want {
+		t.Errorf("the definitions patterns of queries/lua.scm changed: luaDefs implements\n%s\nthey are\n%s", want, got)
+	}
+	if _, ok := luaCapIDs(l); !ok {
+		t.Errorf("luaCapIDs does not know the captures %v", l.defNames)
+	}
+}
