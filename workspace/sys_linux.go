@@ -56,17 +56,6 @@ func sysRead(fd int, b []byte) (int, error) {
 	return int(r), nil
 }
 
-func sysFstat(fd int, st *unix.Stat_t) error {
-	if !rawFileCalls.Load() {
-		return unix.Fstat(fd, st)
-	}
-	_, _, e := unix.RawSyscall(unix.SYS_FSTAT, uintptr(fd), uintptr(unsafe.Pointer(st)), 0)
-	if e != 0 {
-		return e
-	}
-	return nil
-}
-
 func sysClose(fd int) error {
 	if !rawFileCalls.Load() {
 		return unix.Close(fd)
