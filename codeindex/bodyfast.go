@@ -184,10 +184,7 @@ const maxFastBody = 128 << 10
 // nothing in it that can define, the same comments, a literal left out.
 // The caller holds bufMu.
 func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, bool) {
-	if b.lang.syn == nil || b.stale || b.tree.hasError() {
-		// (A tree with errors: its definitions are the parser's
-		// recovery, which a skeleton's reading does not foresee, and a
-		// Python function's end may not be where its body ends.)
+	if b.lang.syn == nil || b.stale {
 		return nil, false
 	}
 	switch b.lang.syn.body {
@@ -219,6 +216,12 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 			return nil, false
 		}
 		sp.kind = bigBody // read around the edit only (bigbody.go)
+	}
+	if b.tree.errorAround(a, c) {
+		// Errors around the span: what the parser made of them is its
+		// recovery, which a skeleton's reading does not foresee (a
+		// Python function's end need not be its body's).
+		return nil, false
 	}
 	sx := b.lang.syn
 	// last: where the definitions that ended at the span's end (a Python
@@ -425,21 +428,50 @@ func pySpans(out *skelOut, src []byte) []bodySpan {
 			}
 		}
 	}
-	segs := out.segs
-	for i := 0; i+1 < len(segs); i++ {
-		n := segs[i+1].c - segs[i].c
-		a, c := int(segs[i].o+n), int(segs[i+1].o)
-		if a <= 0 || c >= len(src) || c <= a {
-			continue
+	// Brackets, long strings and comments, wherever they are: what
+	// they hold defines nothing, whatever the skeleton kept of it.
+	lx := lexer{sx: pythonSyntax, src: src}
+	depth, open, slash := 0, 0, false
+	for off := 0; off < len(src); {
+		k, e := lx.next(off)
+		switch k {
+		case tBad, tEOF:
+			return nested(spans)
+		case tComment:
+			if depth == 0 {
+				if le := lineEnd(src, off); le < len(src) {
+					spans = append(spans, bodySpan{a: off + 1, c: le, kind: hashText})
+				}
+			}
+		case tString:
+			n := 1
+			if e-off >= 6 && src[off+1] == src[off] && src[off+2] == src[off] {
+				n = 3
+			}
+			if depth == 0 && e-off-2*n >= minLiteral {
+				spans = append(spans, bodySpan{a: off + n, c: e - n, kind: pyString})
+			}
+		case tPunct:
+			switch src[off] {
+			case '(', '[', '{':
+				if depth == 0 {
+					open, slash = off, false
+				}
+				depth++
+			case ')', ']', '}':
+				if depth--; depth < 0 {
+					return nested(spans)
+				}
+				if depth == 0 && !slash && off-open > 4 {
+					spans = append(spans, bodySpan{a: open + 1, c: off, kind: pyBrackets})
+				}
+			case '\\':
+				slash = true
+			}
 		}
-		switch {
-		case (src[a-1] == '(' && src[c] == ')' || src[a-1] == '[' && src[c] == ']' || src[a-1] == '{' && src[c] == '}') && pyBracketsOK(src, a, c):
-			spans = append(spans, bodySpan{a: a, c: c, kind: pyBrackets})
-		case (src[a-1] == '"' || src[a-1] == '\'') && pyStringOK(src, a, c):
-			spans = append(spans, bodySpan{a: a, c: c, kind: pyString})
-		}
+		off = e
 	}
-	return nested(append(spans, hashSpans(out, src)...))
+	return nested(spans)
 }
 
 // nested sorts spans and drops those inside others (a string in brackets

@@ -351,6 +351,16 @@ func TestBodyFastPython(t *testing.T) {
 		{head + tail + strings.Replace(aa, "long enough", "long (enough", 1), true},
 		{head + tail + strings.Replace(aa, "long enough", "long ''' enough", 1), false},
 	})
+	// A body the parser had to recover from (`n False`): its function's
+	// end is the recovery's, no fast path until a parse without errors
+	// there.
+	const good = "class A:\n    def f(self):\n        \"\"\"Doc.\"\"\"\n        x = 1\n        return False\n\n    def g(self):\n        pass\n"
+	broken := strings.Replace(good, "        return False", "      n False", 1)
+	checkFastSteps(t, "c.py", []fastStep{
+		{broken, false},
+		{good, false},
+		{strings.Replace(good, "x = 1", "x = 2", 1), true},
+	})
 	// Comments outside bodies: their text changes, not their lines.
 	const notes = "class A:\n    # Notes on f.\n    #\n    def f(self):  # the f\n        pass\n"
 	checkFastSteps(t, "b.py", []fastStep{

@@ -340,6 +340,23 @@ static agentls_capture *agentls_parse_run(TSParser *p, const char *text, uint32_
 	ts_tree_delete(tree);
 	return out;
 }
+// agentls_error_around reports whether the deepest node of t that holds
+// [lo, hi], or its parent unless that is the root, has a syntax error in
+// it.
+static bool agentls_error_around(const TSTree *t, uint32_t lo, uint32_t hi) {
+	TSNode root = ts_tree_root_node(t), parent = root, cur = root;
+	TSTreeCursor c = ts_tree_cursor_new(root);
+	while (ts_tree_cursor_goto_first_child_for_byte(&c, lo) >= 0) {
+		TSNode k = ts_tree_cursor_current_node(&c);
+		if (ts_node_start_byte(k) > lo || ts_node_end_byte(k) < hi) {
+			break;
+		}
+		parent = cur;
+		cur = k;
+	}
+	ts_tree_cursor_delete(&c);
+	return ts_node_has_error(cur) || parent.id != root.id && ts_node_has_error(parent);
+}
 */
 import "C"
 
@@ -457,6 +474,12 @@ type ctree struct{ c *C.TSTree }
 func (t ctree) root() node { return node{C.ts_tree_root_node(t.c)} }
 
 func (t ctree) hasError() bool { return bool(C.ts_node_has_error(C.ts_tree_root_node(t.c))) }
+
+// errorAround reports whether the deepest node that holds the bytes
+// [lo, hi], or its parent unless that is the root, has a syntax error.
+func (t ctree) errorAround(lo, hi int) bool {
+	return bool(C.agentls_error_around(t.c, C.uint32_t(lo), C.uint32_t(hi)))
+}
 
 func (t ctree) edit(e sitter.EditInput) {
 	ce := C.TSInputEdit{
