@@ -16,6 +16,11 @@
 #   bash bench/grep/run.sh                # ROOT: Python's stdlib, RUNS=3
 #   ROOT=$(go env GOROOT)/src RUNS=5 bash bench/grep/run.sh
 #   NOBUILD=1 AGENTLS=/tmp/agentls-old bash bench/grep/run.sh   # another build
+#   OLD=/tmp/agentls-old bash bench/grep/run.sh   # and an older build in the same turns
+#
+# With OLD, the build OLD names runs in every turn too (agentls, rg and
+# OLD take turns going first), and each row ends with OLD's wall and CPU
+# ratios to rg: an interleaved old/new comparison at the same load.
 #
 # ROOT defaults to the first of /tmp/agentls-corpora/python (made by
 # bench/index/corpora.sh, __pycache__ and static libraries left out) and
@@ -34,6 +39,7 @@ fi
 RUNS=${RUNS:-3}
 AGENTLS=${AGENTLS:-/tmp/agentls-bench}
 GREPBENCH=${GREPBENCH:-/tmp/agentls-grepbench}
+OLD=${OLD:-}
 command -v rg >/dev/null || { echo "rg not found: apt-get install -y ripgrep" >&2; exit 2; }
 if [ -z "${NOBUILD:-}" ]; then # NOBUILD=1: measure the binaries AGENTLS and GREPBENCH name
 	go build -o "$AGENTLS" ./cmd/agentls
@@ -67,40 +73,66 @@ ratio() { awk "BEGIN{printf \"%.4f\", ($2 > 0 ? $1 / $2 : 0)}"; }
 rg -c --no-messages zzzzzz "$ROOT" >/dev/null || true
 
 echo "ROOT=$ROOT RUNS=$RUNS  $(date -u +%FT%TZ)  load: $(cut -d' ' -f1-3 /proc/loadavg)  cpus: $(nproc)"
-printf '%-18s %8s %8s %6s %9s %6s   %s\n' class agentls rg ratio in-server ratio 'cpu: agentls rg ratio in-server'
+printf '%-18s %8s %8s %6s %9s %6s   %s%s\n' class agentls rg ratio in-server ratio 'cpu: agentls rg ratio in-server' "${OLD:+   old: wall cpu (ratios to rg)}"
 printf '%-18s %8s %8s %6s %9s %6s   %s\n' '' '(wall s)' '' '' '' '' '(user+sys s)'
 
 # Process start: the same call on an empty folder (what every fresh call
 # pays before it searches: runtime, package inits, registry, settings).
+# turns CMD_A CMD_R [CMD_O]: RUNS turns of the two (three with OLD) commands,
+# each given as the name of an array; who goes first rotates, so that none
+# always runs right after another (and its cache, frequency or neighbours'
+# load). Sets ta/ca, tr/cr, to/co: wall and CPU seconds of each run.
+turns() {
+	local -n _a=$1 _r=$2
+	local n=2 i k w c
+	ta=() ca=() tr=() cr=() to=() co=()
+	[ -n "$OLD" ] && n=3
+	for i in $(seq "$RUNS"); do
+		for k in $(seq 0 $((n - 1))); do
+			case $(((i + k) % n)) in
+			0)
+				read -r w c < <(timed "${_a[@]}")
+				ta+=("$w") ca+=("$c")
+				;;
+			1)
+				read -r w c < <(timed "${_r[@]}")
+				tr+=("$w") cr+=("$c")
+				;;
+			2)
+				local -n _o=$3
+				read -r w c < <(timed "${_o[@]}")
+				to+=("$w") co+=("$c")
+				;;
+			esac
+		done
+	done
+}
+# oldcols: OLD's wall and CPU ratios to rg (medians of to/co against mr/mcr).
+oldcols() {
+	[ -z "$OLD" ] && return
+	local mo mco
+	mo=$(printf '%s\n' "${to[@]}" | median)
+	mco=$(printf '%s\n' "${co[@]}" | median)
+	printf '   old: %5.2f %5.2f' "$(ratio "$mo" "$mr")" "$(ratio "$mco" "$mcr")"
+}
+
 empty=$(mktemp -d)
-sa=() sr=() sca=() scr=()
-for i in $(seq "$RUNS"); do
-	# The two take turns going first, so that neither always runs right
-	# after the other (and its cache, frequency or neighbours' load).
-	if ((i % 2)); then
-		read -r w c < <(timed "$AGENTLS" call -C "$empty" grep '{"pattern":"x"}')
-		sa+=("$w") sca+=("$c")
-		read -r w c < <(timed rg -n --no-heading -e x "$empty")
-		sr+=("$w") scr+=("$c")
-	else
-		read -r w c < <(timed rg -n --no-heading -e x "$empty")
-		sr+=("$w") scr+=("$c")
-		read -r w c < <(timed "$AGENTLS" call -C "$empty" grep '{"pattern":"x"}')
-		sa+=("$w") sca+=("$c")
-	fi
-done
+# shellcheck disable=SC2034 # used through turns' namerefs
+cmd_a=("$AGENTLS" call -C "$empty" grep '{"pattern":"x"}') cmd_r=(rg -n --no-heading -e x "$empty") cmd_o=("$OLD" call -C "$empty" grep '{"pattern":"x"}')
+turns cmd_a cmd_r cmd_o
 rmdir "$empty"
-ma=$(printf '%s\n' "${sa[@]}" | median)
-mr=$(printf '%s\n' "${sr[@]}" | median)
-mca=$(printf '%s\n' "${sca[@]}" | median)
-mcr=$(printf '%s\n' "${scr[@]}" | median)
-printf '%-18s %8.3f %8.3f %6.2f %9s %6s   %6.3f %6.3f %5.2f\n' 'start (empty dir)' "$ma" "$mr" "$(ratio "$ma" "$mr")" '' '' "$mca" "$mcr" "$(ratio "$mca" "$mcr")"
+ma=$(printf '%s\n' "${ta[@]}" | median)
+mr=$(printf '%s\n' "${tr[@]}" | median)
+mca=$(printf '%s\n' "${ca[@]}" | median)
+mcr=$(printf '%s\n' "${cr[@]}" | median)
+printf '%-18s %8.3f %8.3f %6.2f %9s %6s   %6.3f %6.3f %5.2f %6s%s\n' 'start (empty dir)' "$ma" "$mr" "$(ratio "$ma" "$mr")" '' '' "$mca" "$mcr" "$(ratio "$mca" "$mcr")" '' "$(oldcols)"
 
 # rg runs in ROOT (its paths are then relative, as agentls prints them);
 # it was run through a subshell that did the cd, whose fork was counted
 # in rg's time, ~1-2 ms of CPU a run: the shell moves there instead.
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 AGENTLS=$(abs "$AGENTLS") GREPBENCH=$(abs "$GREPBENCH") ROOT=$(abs "$ROOT")
+[ -n "$OLD" ] && OLD=$(abs "$OLD")
 cd "$ROOT"
 logs=() # "ln(fresh) ln(server) ln(cpu)" per pattern
 for c in "${classes[@]}"; do
@@ -111,20 +143,10 @@ for c in "${classes[@]}"; do
 	rgflag=${rest##*|}
 	pattern=${rest%|*}
 	json="{\"pattern\":$(json_string "$pattern")$extra_json}"
-	ta=() tr=() ca=() cr=()
-	for i in $(seq "$RUNS"); do
-		if ((i % 2)); then
-			read -r w c < <(timed "$AGENTLS" call -C "$ROOT" grep "$json")
-			ta+=("$w") ca+=("$c")
-		fi
-		# shellcheck disable=SC2086
-		read -r w c < <(timed rg -n --no-heading $rgflag -e "$pattern")
-		tr+=("$w") cr+=("$c")
-		if ((i % 2 == 0)); then
-			read -r w c < <(timed "$AGENTLS" call -C "$ROOT" grep "$json")
-			ta+=("$w") ca+=("$c")
-		fi
-	done
+	cmd_a=("$AGENTLS" call -C "$ROOT" grep "$json") cmd_o=("$OLD" call -C "$ROOT" grep "$json")
+	# shellcheck disable=SC2206 # rgflag is one flag or none
+	cmd_r=(rg -n --no-heading $rgflag -e "$pattern")
+	turns cmd_a cmd_r cmd_o
 	ma=$(printf '%s\n' "${ta[@]}" | median)
 	mr=$(printf '%s\n' "${tr[@]}" | median)
 	mca=$(printf '%s\n' "${ca[@]}" | median)
@@ -135,9 +157,18 @@ for c in "${classes[@]}"; do
 	fresh=$(ratio "$ma" "$mr")
 	inserver=$(ratio "$ms" "$mr")
 	cpu=$(ratio "$mca" "$mcr")
-	logs+=("$(awk "BEGIN{print log($fresh), log($inserver), ($cpu > 0 ? log($cpu) : 0)}")")
-	printf '%-18s %8.3f %8.3f %6.2f %9.3f %6.2f   %6.3f %6.3f %5.2f %6.3f\n' "$name" "$ma" "$mr" \
-		"$fresh" "$ms" "$inserver" "$mca" "$mcr" "$cpu" "$mcs"
+	oldw=1 oldc=1
+	if [ -n "$OLD" ]; then
+		oldw=$(ratio "$(printf '%s\n' "${to[@]}" | median)" "$mr")
+		oldc=$(ratio "$(printf '%s\n' "${co[@]}" | median)" "$mcr")
+	fi
+	logs+=("$(awk "BEGIN{print log($fresh), log($inserver), ($cpu > 0 ? log($cpu) : 0), log($oldw), ($oldc > 0 ? log($oldc) : 0)}")")
+	printf '%-18s %8.3f %8.3f %6.2f %9.3f %6.2f   %6.3f %6.3f %5.2f %6.3f%s\n' "$name" "$ma" "$mr" \
+		"$fresh" "$ms" "$inserver" "$mca" "$mcr" "$cpu" "$mcs" "$(oldcols)"
 done
-printf '%s\n' "${logs[@]}" | awk '{f+=$1; s+=$2; c+=$3} END {printf "%-18s %8s %8s %6.2f %9s %6.2f   %6s %6s %5.2f\n", "geo-mean", "", "", exp(f/NR), "", exp(s/NR), "", "", exp(c/NR)}'
+printf '%s\n' "${logs[@]}" | awk -v old="$OLD" '{f+=$1; s+=$2; c+=$3; ow+=$4; oc+=$5} END {
+	printf "%-18s %8s %8s %6.2f %9s %6.2f   %6s %6s %5.2f", "geo-mean", "", "", exp(f/NR), "", exp(s/NR), "", "", exp(c/NR)
+	if (old != "") printf " %6s   old: %5.2f %5.2f", "", exp(ow/NR), exp(oc/NR)
+	printf "\n"
+}'
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
