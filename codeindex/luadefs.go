@@ -110,10 +110,10 @@ const (
 const (
 	ltEOF = iota
 	ltName
-	ltKeyword // tk.kw
+	ltKeyword // p.kw
 	ltString
 	ltNumber
-	ltOp // tk.op: the byte of one-byte operators, or one of the luaOp constants
+	ltOp // p.op: the byte of one-byte operators, or one of the luaOp constants
 )
 
 // Operators of more than one byte.
