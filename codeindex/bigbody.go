@@ -35,10 +35,18 @@ func bigBodies(sx *syntax) bool {
 		!sx.macros && len(sx.funcs) == 0 && !sx.regex && !sx.jsx && !sx.heredoc
 }
 
-// defWord reports whether the identifier w may make a body one that holds
-// a definition (see bskel.block).
-func (sx *syntax) defWord(w []byte) bool {
-	_, f := sx.wordKw(w)
+// defWord reports whether the identifier src[off:e] may make a body one
+// that holds a definition (see bskel.block; C++'s `using namespace x;`
+// does not: afterUsing, the last word was `using`).
+func (sx *syntax) defWord(src []byte, off, e int, afterUsing bool) bool {
+	w, f := sx.wordKw(src[off:e])
+	if w == "namespace" && afterUsing {
+		return false
+	}
+	if w == "using" && sx.templates {
+		b := bskel{skeleton: skeleton{src: src}, sx: sx}
+		return b.aliasDecl(e)
+	}
 	return f&(kwContainer|kwDef|kwFunc|kwAny) != 0
 }
 
@@ -48,8 +56,15 @@ func readBig(sx *syntax, src []byte, a, c int) *bigBodyOf {
 	lx := lexer{sx: sx, src: src[:c]}
 	var stack []byte
 	last := -bigMarkGap
+	// using: tokens to read before a mark may stand again: an edit after
+	// a mark must not make `using namespace x` an alias (using x = ...)
+	// unread.
+	using := 0
 	for off := a; off < c; {
 		k, e := lx.next(off)
+		if using > 0 && k >= tString && k <= tPunct {
+			using--
+		}
 		switch k {
 		case tBad, tEOF:
 			return bb
@@ -59,8 +74,11 @@ func readBig(sx *syntax, src []byte, a, c int) *bigBodyOf {
 				return bb
 			}
 		case tIdent:
-			if sx.defWord(src[off:e]) {
+			if sx.defWord(src[:c], off, e, using == 2) {
 				return bb
+			}
+			if string(src[off:e]) == "using" {
+				using = 3
 			}
 			bb.code++
 		case tPunct:
@@ -73,7 +91,7 @@ func readBig(sx *syntax, src []byte, a, c int) *bigBodyOf {
 			bb.code++
 		}
 		off = e
-		if k == tSpace && off-last >= bigMarkGap && lineStartsAt(src, off) {
+		if k == tSpace && using == 0 && off-last >= bigMarkGap && lineStartsAt(src, off) {
 			bb.marks = append(bb.marks, int32(off-a))
 			last = off
 		}
@@ -131,6 +149,7 @@ func bigBodyOK(sx *syntax, sp *bodySpan, old, src []byte, start, oldEnd, newEnd 
 	var ob, nb []byte // the brackets of each reading
 	oldCode, newCode := 0, 0
 	po, pn := from, from
+	afterUsing := false
 	for {
 		if pn >= endN {
 			// The body's end: the old reading goes to its own.
@@ -151,9 +170,12 @@ func bigBodyOK(sx *syntax, sp *bodySpan, old, src []byte, start, oldEnd, newEnd 
 				return false
 			}
 		case tIdent:
-			if sx.defWord(src[pn:e]) {
+			if sx.defWord(src[:endN], pn, e, afterUsing) {
 				return false
 			}
+		}
+		if k >= tString && k <= tPunct {
+			afterUsing = k == tIdent && string(src[pn:e]) == "using"
 		}
 		countTok(k, src[pn], &nb, &newCode)
 		pn = e

@@ -26,8 +26,9 @@ func bigTable(n, at int) (head, tail string) {
 
 // TestBodyFastBig: typing inside a body larger than maxFastBody (a
 // generated table) defers the parse, reading only around the edit; an
-// edit that adds a definition, a bracket or a #define, or that closes a
-// comment it did not open, does not; the definitions are those of a fresh
+// edit that adds a definition (a struct, a typedef, `using namespace`
+// made an alias), a bracket or a #define, or that closes a comment it did
+// not open, does not; the definitions are those of a fresh
 // parse.
 func TestBodyFastBig(t *testing.T) {
 	head, tail := bigTable(1150, 560)
@@ -54,6 +55,8 @@ func TestBodyFastBig(t *testing.T) {
 		{head + "        {1, f(x)}, */\n" + tail, false},
 		{head + tail, false},
 		{head + "    };\n    typedef int T;\n    static const int b[] = {\n" + tail, false},
+		{head + tail, false},
+		{strings.Replace(head, "using namespace srs;", "using srs = geo;", 1) + tail, false},
 	})
 	ix := emptyIndex(t)
 	x := newExtractor()

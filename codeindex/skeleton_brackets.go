@@ -109,14 +109,28 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			tailN  int
 		}
 	)
+	// stmt: the statement being read in a function's body (C, C++): where
+	// it starts and the skeleton there, how many definitions were found
+	// before it, whether it holds a directive and whether it starts with
+	// a control word or a brace (then a block ends it).
+	var stmt struct {
+		start, defs int
+		snap        skelSnap
+		bad         bool
+		ctrl, keep  bool
+	}
+	stmt.start = -1
+	cutStmts := sx.parens == parensBody && closer == '}' && !inContainer
 	// enumConsts: this block is an enum's body, before the ';' that
 	// ends its constants; headEnum: the statement has the word enum.
 	enumConsts, headEnum := b.enum, false
 	b.enum = false
 	// setDefs notes a definition in this block (the contents of the
 	// parentheses it is in then stay).
+	nDefs := 0 // setDefs calls, to tell whether a statement made one
 	setDefs := func() {
 		defs = true
+		nDefs++
 		for i := range b.out.groups[base:] {
 			b.out.groups[base+i].complex = true
 		}
@@ -128,6 +142,16 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 	}
 	for off < len(src) {
 		k, e := b.lx.next(off)
+		if cutStmts && stmt.start < 0 && k >= tString && k <= tPunct {
+			stmt.start, stmt.snap, stmt.defs, stmt.bad = off, b.save(), nDefs, false
+			stmt.ctrl = k == tPunct && src[off] == '{'
+			stmt.keep = stmt.ctrl
+			if k == tIdent {
+				w, f := sx.wordKw(src[off:e])
+				stmt.ctrl = f&kwControl != 0
+				stmt.keep = stmt.ctrl && w != "return"
+			}
+		}
 		switch k {
 		case tSpace:
 			off = e
@@ -137,6 +161,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tDirective:
+			stmt.bad = true
 			if b.lx.define {
 				setDefs()
 			}
@@ -198,7 +223,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				setDefs() // function name
 				pendingFunc = false
 			}
-			if f&kwDef != 0 && declStart(prev, src, off) {
+			if f&kwDef != 0 && declStart(prev, src, off) && (word != "using" || b.aliasDecl(e)) {
 				setDefs()
 			}
 			if word == "new" {
@@ -312,6 +337,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				setDefs() // name(...) { in an object literal
 			}
 			typedReturn = false
+			if paren == 0 && prev == ')' {
+				// NAME(...) { in a body: the grammar may take it for a
+				// function's definition (BOOST_FOREACH(x, xs) {...}).
+				stmt.keep = true
+			}
 			initBrace := init.colon > 0 && (prev == 'i' || prev == '>') // m_{x} among member initializers
 			b.enum = container && headEnum && sx.anonClass
 			snap := b.save()
@@ -353,6 +383,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			off = close + 1
 			b.lx.operand = true
+			if paren == 0 && stmt.ctrl {
+				stmt.start = -1 // if (...) {...}: the next statement starts
+			}
 			if paren == 0 && headAngle == 0 {
 				head, headBlocked = 0, false
 				stmtEq, headEnum = false, false
@@ -467,6 +500,16 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 		case ';':
 			pendingNew, typedReturn, typedEq = false, false, false
+			if paren == 0 && stmt.start >= 0 {
+				if !stmt.keep && !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
+					// A statement of a function's body that holds no
+					// definition, in a body that holds one (a local
+					// typedef): it goes.
+					b.restore(stmt.snap)
+					b.cut(stmt.start, e)
+				}
+				stmt.start = -1
+			}
 			if paren == 0 {
 				head, headBlocked, headAngle = 0, false, 0
 				stmtEq, headEnum, enumConsts = false, false, false
@@ -954,6 +997,29 @@ func (b *bskel) defaultArg(e int) int {
 		return end
 	}
 	return 0
+}
+
+// aliasDecl reports whether the C++ `using` ending at e declares an alias
+// (using T = ...;, a definition), not a using-directive or -declaration
+// (using namespace std; using Base::f;).
+func (b *bskel) aliasDecl(e int) bool {
+	src := b.src
+	lx := lexer{sx: b.sx, src: src}
+	k, n := lx.next(e)
+	for k == tSpace || k == tComment {
+		e = n
+		k, n = lx.next(e)
+	}
+	if k != tIdent || string(src[e:n]) == "namespace" || string(src[e:n]) == "typename" {
+		return false
+	}
+	at := n
+	k, n = lx.next(at)
+	for k == tSpace || k == tComment {
+		at = n
+		k, n = lx.next(at)
+	}
+	return k == tPunct && (src[at] == '=' || src[at] == '[')
 }
 
 // access are C++'s access specifiers (public: starts a member).

@@ -493,6 +493,63 @@ struct after { int a; };
 	}
 }
 
+// TestSkeletonCppBodyStatements: in a function's body that holds a
+// definition (a local typedef), the C++ skeleton leaves out the
+// statements that hold none, keeps control statements, blocks and what
+// the grammar may take for a definition (NAME(...) {), takes `using
+// namespace` for no definition (the body goes whole), and finds what a
+// full parse finds.
+func TestSkeletonCppBodyStatements(t *testing.T) {
+	src := []byte(`namespace geo {
+template <typename G>
+inline void buffer(G const& g, int n)
+{
+    typedef typename point_type<G>::type point_type;
+    concepts::check<G const>();
+    point_type p = make<point_type>(n * 2, compute(g));
+    if (n > 0)
+    {
+        n--;
+    }
+    else
+        n++;
+    do { n--; } while (n > 0);
+    for (int i = 0; i < n; i++) n += i;
+    typedef std::vector<point_type> points;
+    using list = std::list<points>;
+    BOOST_FOREACH(point_type const& q, g)
+    {
+        n++;
+    }
+    auto f = [&](int a) { return a + n; };
+    return;
+}
+inline int table(int code)
+{
+    using namespace srs;
+    static const int arr[] = { 1, 2, 3 };
+    return arr[code];
+}
+}
+`)
+	l, x, skel := skeletonOf(t, "cpp", src)
+	for _, gone := range []string{"check<", "make<", "compute", "return;", "arr[code]", "using namespace"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"typedef typename point_type<G>::type point_type;", "if (n > 0)", "while (n > 0);", "for (", "typedef std::vector<point_type> points;",
+		"using list =", "BOOST_FOREACH(", "auto f ="} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	full := sameAsFullParse(t, x, l, "a.hpp", src)
+	if len(full) < 6 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+}
+
 // TestSkeletonRubyLiterals: Ruby's skeleton leaves out the contents of
 // large bracket literals that define nothing (generated tables), keeps
 // those that do or that hold or follow a heredoc, and finds what a full
