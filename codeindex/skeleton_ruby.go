@@ -59,11 +59,11 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 		loop := false
 		for k := j + 1; k < len(toks) && endAt < 0; k++ {
 			t := toks[k]
-			if t.nl {
+			if t.nl && !rubyGoesOn(toks, k) {
 				loop = false
 			}
 			if !t.kw {
-				if t.constant && k+1 < len(toks) && toks[k+1].word == "=" && toks[k+1].spaced {
+				if t.constant && k+1 < len(toks) && toks[k+1].word == "=" {
 					defs = true
 				}
 				continue
@@ -163,24 +163,289 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 			}
 		}
 	}
+	stmts := rubyStatements(src, toks)
 	// The cuts in order: bodies, then parentheses and comments outside
 	// them.
-	cuts := append(append(append(append([][2]int(nil), bodies...), lits...), parens...), comments...)
-	slices.SortStableFunc(cuts, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	cuts := stmts
+	for _, l := range [][][2]int{bodies, lits, parens, comments} {
+		for _, c := range l {
+			cuts = append(cuts, piece{c[0], c[1], false})
+		}
+	}
+	slices.SortFunc(cuts, func(a, b piece) int { return cmp.Or(cmp.Compare(a.a, b.a), cmp.Compare(b.b, a.b)) })
 	s := skeleton{src: src, out: out}
 	last := 0
 	for _, c := range cuts {
-		if c[0] < last || c[1] <= c[0] {
+		if c.a < last || c.b <= c.a {
 			continue
 		}
-		s.cut(c[0], c[1])
-		last = c[1]
+		s.cut(c.a, c.b)
+		if c.fix {
+			s.out.fixes = append(s.out.fixes, rangeFix{at: uint32(c.a), endByte: uint32(c.b), end: s.fromPt})
+		}
+		last = c.b
 	}
 	if s.cuts == 0 {
 		return false
 	}
 	s.cut(len(src), len(src))
 	return true
+}
+
+// rubyStatements returns the statements of a Ruby file that define
+// nothing, to leave out whole: a statement starts a line outside
+// brackets (the line before does not go on: it ends in no operator,
+// comma or keyword that wants more, and the line does not start with a
+// method call's dot), runs to the end of a line where its brackets and
+// blocks are closed, and defines nothing when it holds no def, class,
+// module, alias or undef and assigns no constant (nor may in an
+// interpolation or a heredoc). Its cut runs to the next token, heredoc
+// bodies included. Of a constant's assignment the parser sees the value's
+// first operand (`X = foo` for `X = foo.bar(1).freeze`), and a fix gives
+// the definition its end back.
+func rubyStatements(src []byte, toks []rubyTok) []piece {
+	var cuts []piece
+	goesOn := func(k int) bool { return rubyGoesOn(toks, k) }
+	// dotted reports whether the token after the newlines from k starts
+	// with a method call's dot (the statement goes on).
+	dotted := func(k int) bool {
+		for k < len(toks) && toks[k].nl {
+			k++
+		}
+		return k < len(toks) && (toks[k].word == "." || toks[k].word == "&" && k+1 < len(toks) && toks[k+1].word == "." && toks[k+1].pos == toks[k].end)
+	}
+	depth := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		start := depth == 0 && !t.nl && (i == 0 || toks[i-1].nl && !goesOn(i-1)) && t.word != "." && t.word != "&"
+		if start && t.kw {
+			switch t.word {
+			case "if", "unless", "while", "until", "case", "begin", "for", "return", "yield", "self", "nil", "true", "false", "super", "not", "defined", "break", "next", "redo", "retry":
+			default:
+				start = false
+			}
+		}
+		if start {
+			if e, ok := rubyStatement(src, toks, i, goesOn, dotted); ok {
+				end := len(src)
+				next := e + 1
+				for next < len(toks) && toks[next].nl {
+					next++
+				}
+				if next < len(toks) {
+					end = toks[next].pos
+				}
+				if !rubyHidden(src[t.pos:end]) {
+					cuts = append(cuts, piece{t.pos, end, false})
+					i = next - 1
+					continue
+				}
+			} else if e > i+2 && t.constant && toks[i+1].word == "=" {
+				// A constant's assignment: its value's first operand
+				// stays.
+				if k := rubyOperandEnd(src, toks, i+2, e); k >= 0 && toks[k].end < toks[e-1].end && !rubyHidden(src[toks[k].end:toks[e-1].end]) {
+					cuts = append(cuts, piece{toks[k].end, toks[e-1].end, true})
+				}
+			}
+		}
+		switch t.word {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return cuts
+}
+
+// rubyGoesOn reports whether the line whose newline is toks[k] goes on
+// past it: it ends in an operator, a comma or a keyword that wants more.
+func rubyGoesOn(toks []rubyTok, k int) bool {
+	p := k - 1
+	for p >= 0 && toks[p].nl {
+		p--
+	}
+	if p < 0 {
+		return false
+	}
+	t := toks[p]
+	if t.kw {
+		switch t.word {
+		case "and", "or", "not", "if", "unless", "while", "until", "in", "when", "elsif", "case", "defined":
+			return true
+		}
+		return false
+	}
+	switch t.word {
+	case "id", "lit", ")", "]", "}", "$":
+		return false
+	case "|": // a block's parameters (`do |x|`), or an operator
+		for q := p - 1; q >= 0 && !toks[q].nl; q-- {
+			if toks[q].kw && toks[q].word == "do" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rubyStatement reads the statement starting at toks[i]: it returns the
+// index of the newline that ends it (len(toks) at the end), and whether
+// it defines nothing. A statement that defines something returns e -1
+// unless it is a constant's assignment that holds no keyword, heredoc,
+// semicolon nor other assignment of a constant: then e is its newline.
+func rubyStatement(src []byte, toks []rubyTok, i int, goesOn func(int) bool, dotted func(int) bool) (e int, ok bool) {
+	e = -1
+	brackets, blocks, loop := 0, 0, false
+	assign := false // a constant assigned: the statement defines
+	plain := true   // no keyword, heredoc nor ';'
+	for k := i; k < len(toks); k++ {
+		t := toks[k]
+		if t.nl {
+			on := goesOn(k)
+			if !on {
+				loop = false // the do of a loop's condition may be on a line after
+			}
+			if brackets == 0 && blocks == 0 && !on && !dotted(k) {
+				e = k
+				break
+			}
+			continue
+		}
+		if !t.kw {
+			switch t.word {
+			case "(", "[", "{":
+				brackets++
+			case ")", "]", "}":
+				if brackets--; brackets < 0 {
+					return -1, false
+				}
+			case "=":
+				if k > i && toks[k-1].constant {
+					if assign || k != i+1 {
+						return -1, false // more than one, or not X = …
+					}
+					assign = true
+				}
+			case ";":
+				plain = false
+			case "lit":
+				if src[t.pos] == '<' {
+					plain = false // a heredoc
+				} else if lit := src[t.pos:t.end]; bytes.Contains(lit, []byte("<<")) && bytes.Contains(lit, []byte("#{")) {
+					return -1, false // maybe a heredoc in an interpolation: its body is not read as one
+				}
+			}
+			continue
+		}
+		plain = false
+		switch t.word {
+		case "def", "class", "module", "alias", "undef":
+			return -1, false
+		case "case", "begin":
+			blocks++
+		case "for":
+			blocks++
+			loop = true
+		case "if", "unless", "while", "until":
+			if t.start {
+				blocks++
+				loop = t.word == "while" || t.word == "until"
+			}
+		case "do":
+			if loop {
+				loop = false
+			} else {
+				blocks++
+			}
+		case "end":
+			if blocks--; blocks < 0 {
+				return -1, false
+			}
+		}
+	}
+	if e < 0 {
+		e = len(toks)
+	}
+	if brackets != 0 || blocks != 0 {
+		return -1, false
+	}
+	if assign {
+		if !plain {
+			return -1, false
+		}
+		return e, false
+	}
+	return e, true
+}
+
+// rubyOperandEnd returns the last token of the operand that starts a
+// constant's value at toks[k] (before toks[e]): a name, a literal other
+// than a heredoc, or brackets and what they hold; -1 for anything else.
+func rubyOperandEnd(src []byte, toks []rubyTok, k, e int) int {
+	switch t := toks[k]; t.word {
+	case "id":
+		if string(src[t.pos:t.end]) == "defined?" {
+			return -1 // wants its operand
+		}
+		return k
+	case "lit":
+		if src[t.pos] == '<' || src[t.pos] == '?' {
+			return -1
+		}
+		return k
+	case "(", "[", "{":
+		depth := 0
+		for j := k; j < e; j++ {
+			switch toks[j].word {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				if depth--; depth == 0 {
+					return j
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// rubyHidden reports whether text the skeleton would leave out as code
+// that defines nothing may hide a definition in an interpolation (`#{`,
+// of a string or a heredoc, that the reader does not read as code): a
+// def, class or module word, or a constant followed by '='.
+func rubyHidden(b []byte) bool {
+	i := bytes.Index(b, []byte("#{"))
+	if i < 0 {
+		return false
+	}
+	b = b[i:]
+	for j := 0; j < len(b); j++ {
+		c := b[j]
+		if !isIdentByte(c) || j > 0 && isIdentByte(b[j-1]) {
+			continue
+		}
+		k := j
+		for k < len(b) && isIdentByte(b[k]) {
+			k++
+		}
+		switch w := string(b[j:k]); {
+		case w == "def" || w == "class" || w == "module":
+			return true
+		case c >= 'A' && c <= 'Z':
+			m := k
+			for m < len(b) && (b[m] == ' ' || b[m] == '\t') {
+				m++
+			}
+			if m < len(b) && b[m] == '=' && (m+1 == len(b) || b[m+1] != '=' && b[m+1] != '~' && b[m+1] != '>') {
+				return true
+			}
+		}
+		j = k - 1
+	}
+	return false
 }
 
 // rubyPlain reports whether the tokens between the brackets o and c
@@ -195,7 +460,7 @@ func rubyPlain(src []byte, toks []rubyTok, o, c int) bool {
 	}
 	for k := o + 1; k < c; k++ {
 		t := toks[k]
-		if t.kw || heredoc(t) || t.constant && toks[k+1].word == "=" && toks[k+1].spaced {
+		if t.kw || heredoc(t) || t.constant && toks[k+1].word == "=" {
 			return false
 		}
 	}
@@ -211,17 +476,120 @@ type rubyTok struct {
 	start    bool // it starts a statement
 	nl       bool // a newline (end is after it)
 	spaced   bool // white space before it
-	constant bool // a capitalized identifier
+	constant bool // a capitalized identifier (not $X nor @X)
 }
 
-// rubyOperand: after these an if, unless, while or until is a modifier
-// (`x if y`, `return if y`); after anything else (an operator, a newline,
-// an opening bracket, then, do…) it opens a block (`x << if y`).
-var rubyOperand = map[string]bool{"id": true, "lit": true, ")": true, "]": true, "}": true, "$": true,
-	"end": true, "return": true, "break": true, "next": true, "redo": true, "retry": true, "self": true,
-	"nil": true, "true": true, "false": true, "yield": true, "super": true}
+// rubyOperand reports whether the token word w is an operand: after
+// these an if, unless, while or until is a modifier (`x if y`, `return if
+// y`); after anything else (an operator, a newline, an opening bracket,
+// then, do…) it opens a block (`x << if y`).
+func rubyOperand(w string) bool {
+	switch w {
+	case "id", "lit", ")", "]", "}", "$", "end", "return", "break", "next", "redo", "retry", "self",
+		"nil", "true", "false", "yield", "super":
+		return true
+	}
+	return false
+}
 
-var rubyKeywords = words("alias and begin break case class def defined do else elsif end ensure false for if in module next nil not or redo rescue retry return self super then true undef unless until when while yield")
+// rubyKeyword returns the keyword w is (a constant string: the token's
+// word), or "".
+func rubyKeyword(w []byte) string {
+	if len(w) < 2 || len(w) > 7 || w[0] < 'a' || w[0] > 'z' {
+		return ""
+	}
+	switch string(w) {
+	case "alias":
+		return "alias"
+	case "and":
+		return "and"
+	case "begin":
+		return "begin"
+	case "break":
+		return "break"
+	case "case":
+		return "case"
+	case "class":
+		return "class"
+	case "def":
+		return "def"
+	case "defined":
+		return "defined"
+	case "do":
+		return "do"
+	case "else":
+		return "else"
+	case "elsif":
+		return "elsif"
+	case "end":
+		return "end"
+	case "ensure":
+		return "ensure"
+	case "false":
+		return "false"
+	case "for":
+		return "for"
+	case "if":
+		return "if"
+	case "in":
+		return "in"
+	case "module":
+		return "module"
+	case "next":
+		return "next"
+	case "nil":
+		return "nil"
+	case "not":
+		return "not"
+	case "or":
+		return "or"
+	case "redo":
+		return "redo"
+	case "rescue":
+		return "rescue"
+	case "retry":
+		return "retry"
+	case "return":
+		return "return"
+	case "self":
+		return "self"
+	case "super":
+		return "super"
+	case "then":
+		return "then"
+	case "true":
+		return "true"
+	case "undef":
+		return "undef"
+	case "unless":
+		return "unless"
+	case "until":
+		return "until"
+	case "when":
+		return "when"
+	case "while":
+		return "while"
+	case "yield":
+		return "yield"
+	}
+	return ""
+}
+
+// rubyPunct returns the punctuation w as a constant string when it is
+// one the lexer reads as two bytes (no allocation), else a copy.
+func rubyPunct(w []byte) string {
+	switch string(w) {
+	case "&&":
+		return "&&"
+	case "||":
+		return "||"
+	case "=>":
+		return "=>"
+	case "->":
+		return "->"
+	}
+	return string(w)
+}
 
 // rubyTokens reads src into tokens (appended to toks), and the text of
 // its comments.
@@ -237,7 +605,7 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 		}
 		t.spaced = spaced
 		spaced = false
-		t.start = !rubyOperand[prev]
+		t.start = !rubyOperand(prev)
 		toks = append(toks, t)
 		prev = t.word
 	}
@@ -328,7 +696,7 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 			lx.operand = true
 			off = i
 			continue
-		case c == '%' && !lx.operand && off+1 < n:
+		case c == '%' && off+1 < n && !rubyMethodName(toks, off) && (!lx.operand || spaced && prev == "id" && src[off+1] != ' ' && src[off+1] != '=' && src[off+1] != '\n'):
 			i := off + 1
 			if bytes.IndexByte([]byte("qQwWiIrsx"), src[i]) >= 0 {
 				i++
@@ -366,6 +734,10 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 			lx.operand = true
 			off += 2
 			continue
+		case c == '/' && rubyMethodName(toks, off):
+			push(rubyTok{pos: off, end: off + 1, word: "/"})
+			off++
+			continue
 		}
 		k, e := lx.next(off)
 		switch k {
@@ -374,34 +746,37 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 		case tEOF:
 			return toks, comments, true
 		case tIdent:
-			w := string(src[off:e])
 			if e < n && (src[e] == '?' || src[e] == '!') && (e+1 >= n || src[e+1] != '=') {
 				e++ // a predicate or bang method name
-				w = string(src[off:e])
 			}
+			w := rubyKeyword(src[off:e])
 			before := byte(0)
 			if off > 0 {
 				before = src[off-1]
 			}
 			label := e < n && src[e] == ':' && (e+1 >= n || src[e+1] != ':')
-			kw := rubyKeywords[w] && before != '.' && before != ':' && before != '@' && before != '$' && !label
+			kw := w != "" && before != '.' && before != ':' && before != '@' && before != '$' && !label && !rubyAfterDot(toks)
 			if prev == "def" && toks[len(toks)-1].kw {
 				kw = false // def end, def class: a method's name
 			}
 			if !kw {
 				w = "id"
 			}
-			push(rubyTok{pos: off, end: e, word: w, kw: kw, constant: c >= 'A' && c <= 'Z'})
+			push(rubyTok{pos: off, end: e, word: w, kw: kw, constant: c >= 'A' && c <= 'Z' && before != '$' && before != '@'})
 			lx.operand = !kw || w == "end" || w == "self" || w == "nil" || w == "true" || w == "false"
 		case tPunct:
-			w := string(src[off:e])
 			if (c == '&' || c == '|') && e < n && src[e] == c {
 				e++
-				w = string(src[off:e])
 			}
-			if c == '=' && e < n && (src[e] == '=' || src[e] == '~') {
+			var w string
+			switch {
+			case c == '=' && e < n && (src[e] == '=' || src[e] == '~'):
 				e++
 				w = "=="
+			case e == off+1:
+				w = string(src[off:e]) // one byte: no allocation
+			default:
+				w = rubyPunct(src[off:e])
 			}
 			push(rubyTok{pos: off, end: e, word: w})
 		default:
@@ -410,6 +785,36 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 		off = e
 	}
 	return toks, comments, true
+}
+
+// rubyAfterDot reports whether the last token but newlines is a method
+// call's dot (`x.\n  for(y)`: a method's name, not a keyword).
+func rubyAfterDot(toks []rubyTok) bool {
+	for k := len(toks) - 1; k >= 0; k-- {
+		if !toks[k].nl {
+			return toks[k].word == "."
+		}
+	}
+	return false
+}
+
+// rubyMethodName reports whether the '/' or '%' at off names a method (`def /`,
+// `alias / +`, `:/`, `x./`) rather than starting a regular expression.
+func rubyMethodName(toks []rubyTok, off int) bool {
+	n := len(toks)
+	if n == 0 {
+		return false
+	}
+	p := toks[n-1]
+	switch {
+	case p.kw && (p.word == "def" || p.word == "alias" || p.word == "undef"):
+		return true
+	case (p.word == ":" || p.word == ".") && p.end == off:
+		return true
+	case n >= 2 && !p.nl && toks[n-2].kw && toks[n-2].word == "alias":
+		return true
+	}
+	return false
 }
 
 // rubyString returns the end of the "..." or `...` string at off, its

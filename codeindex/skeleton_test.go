@@ -569,7 +569,7 @@ func TestSkeletonRubyLiterals(t *testing.T) {
 	b.WriteString("  def self.lookup(c)\n    DECOMPOSITION[c]\n  end\nend\n")
 	src := []byte(b.String())
 	l, x, skel := skeletonOf(t, "ruby", src)
-	for _, want := range []string{"DECOMPOSITION = {}.freeze", "LIST = []", "def call", "Inner = 1", "key_five: 5"} {
+	for _, want := range []string{"DECOMPOSITION = {}\n", "LIST = []", "def call", "Inner = 1", "key_five: 5"} {
 		if !strings.Contains(skel, want) {
 			t.Errorf("the skeleton lacks %q:\n%s", want, skel)
 		}
@@ -884,6 +884,86 @@ with context() as ctx:
 	}
 	full := sameAsFullParse(t, x, l, "a.py", src)
 	if len(full) < 9 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+}
+
+// TestSkeletonRubyStatements: Ruby's skeleton leaves out the statements
+// that define nothing (calls of a class's body, requires, blocks with no
+// def in them), keeps of a constant's assignment the value's first
+// operand, keeps what may define (an interpolation's heredoc, a block with
+// a def), reads `x.\n  for(y)` as a call and `alias / +` as names, and
+// finds what a full parse finds.
+func TestSkeletonRubyStatements(t *testing.T) {
+	src := []byte(`# frozen_string_literal: true
+require_relative "lockfile_parser"
+autoload :OpenSSL, "openssl"
+
+module Outer
+  HAVE_SSL = defined? OpenSSL::SSL # :nodoc:
+  VERSION = "1.2.3".freeze
+  TABLE = {
+    a: 1,
+    b: 2,
+  }.freeze
+  NAMES = %w[alpha beta gamma].map(&:to_sym)
+    .freeze
+  long_local = "a" \
+    "b"
+
+  class Thing < Base
+    include Comparable
+    attr_accessor :name, :size
+    desc "install [OPTIONS]", "Installs the gems", :hide => true
+    method_option "retry", :type => :numeric,
+                  :banner => "NUM"
+    long_desc <<-D
+      Long text #{interpolated} here.
+    D
+    def install
+      run
+    end
+    alias / +
+    included do
+      helper_call(1, 2)
+    end
+    configure do
+      def configured; end
+    end
+    items.each do |item|
+      process item
+    end
+    code = "#{<<-"begin;"}\n#{<<-"end;"}"
+      begin;
+        def hidden; end
+      end;
+    def specs(list)
+      Handler = list.
+        for(1, 2).
+        first
+      list.
+        for(3).
+        none? { |x| x }
+      Handler
+    end
+    value = compute if ready?
+    def last; end
+  end
+end
+`)
+	l, x, skel := skeletonOf(t, "ruby", src)
+	for _, gone := range []string{"lockfile_parser", "autoload", "include Comparable", "attr_accessor", "Installs the gems", "NUM", "Long text", "helper_call", "process item", ".freeze", "long_local", "compute"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"HAVE_SSL = defined? OpenSSL", "VERSION = \"1.2.3\"\n", "TABLE = {", "NAMES = %w[", "def configured", "def hidden", "Handler = list"} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	full := sameAsFullParse(t, x, l, "a.rb", src)
+	if len(full) < 11 {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
 }
