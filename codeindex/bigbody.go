@@ -30,8 +30,9 @@ type bigBodyOf struct {
 }
 
 // bigBodies reports whether the fast path for large bodies applies to sx.
+// Python too, for brackets (pyBrackets): nothing in them defines.
 func bigBodies(sx *syntax) bool {
-	return sx.body == bodyBrackets && !sx.identBrace && !sx.methods && !sx.assignFuncs && !sx.pairFuncs && !sx.anonClass &&
+	return sx == pythonSyntax || sx.body == bodyBrackets && !sx.identBrace && !sx.methods && !sx.assignFuncs && !sx.pairFuncs && !sx.anonClass &&
 		!sx.macros && len(sx.funcs) == 0 && !sx.regex && !sx.jsx && !sx.heredoc
 }
 
@@ -82,6 +83,9 @@ func readBig(sx *syntax, src []byte, a, c int) *bigBodyOf {
 			}
 			bb.code++
 		case tPunct:
+			if src[off] == '\\' && sx == pythonSyntax {
+				return bb // (pyBracketsOK)
+			}
 			bb.code++
 			var ok bool
 			if stack, ok = pairBracket(stack, src[off]); !ok {
@@ -122,7 +126,7 @@ func pairBracket(stack []byte, c byte) ([]byte, bool) {
 // (offsets of old), leaves it a body that the skeleton leaves out (see
 // above); then the span's marks move with the edit.
 func bigBodyOK(sx *syntax, sp *bodySpan, old, src []byte, start, oldEnd, newEnd int) bool {
-	if !bigBodies(sx) || sp.kind != braceBody && sp.kind != arrayLit || start < sp.a || oldEnd > sp.c {
+	if !bigBodies(sx) || sp.kind != braceBody && sp.kind != arrayLit && sp.kind != pyBrackets || start < sp.a || oldEnd > sp.c {
 		return false
 	}
 	if sp.big == nil {
@@ -172,6 +176,10 @@ func bigBodyOK(sx *syntax, sp *bodySpan, old, src []byte, start, oldEnd, newEnd 
 		case tIdent:
 			if sx.defWord(src[:endN], pn, e, afterUsing) {
 				return false
+			}
+		case tPunct:
+			if src[pn] == '\\' && sx == pythonSyntax {
+				return false // (pyBracketsOK)
 			}
 		}
 		if k >= tString && k <= tPunct {

@@ -361,6 +361,24 @@ func TestBodyFastPython(t *testing.T) {
 		{good, false},
 		{strings.Replace(good, "x = 1", "x = 2", 1), true},
 	})
+	// Brackets larger than maxFastBody (pydoc's topics: a dict of 700 KB)
+	// are read around the edit only (bigbody.go).
+	var tb strings.Builder
+	tb.WriteString("T = {\n")
+	for i := 0; tb.Len() < maxFastBody+(16<<10); i++ {
+		fmt.Fprintf(&tb, "    'key%d': ('a value, long enough to fill a line of the table', %d),\n", i, i)
+	}
+	table := tb.String()
+	mid := strings.Index(table, "'key1000'")
+	edited := table[:mid] + "# edit 1\n    " + table[mid:]
+	tail2 := "}\n\ndef f(x):\n    return T[x]\n"
+	checkFastSteps(t, "d.py", []fastStep{
+		{table + tail2, false},
+		{edited + tail2, true},
+		{strings.Replace(edited, "# edit 1", "# edit 2", 1) + tail2, true},
+		{strings.Replace(edited, "# edit 1", "'k': [1, (2, 3)],", 1) + tail2, true},
+		{strings.Replace(edited, "# edit 1", "'k': [1, (2, 3)],\n}\ndef g(): pass\nU = {", 1) + tail2, false},
+	})
 	// Comments outside bodies: their text changes, not their lines.
 	const notes = "class A:\n    # Notes on f.\n    #\n    def f(self):  # the f\n        pass\n"
 	checkFastSteps(t, "b.py", []fastStep{
