@@ -81,7 +81,22 @@ func bodySpans(l *Language, out *skelOut, src []byte) []bodySpan {
 		for _, b := range out.bodies {
 			spans = append(spans, bodySpan{a: b[0], c: b[1], kind: rubyBody})
 		}
-		spans = append(spans, hashSpans(out, src)...)
+		// The text of each comment, as the skeleton's reader found them.
+		for _, cm := range out.comments {
+			h := cm[0]
+			if h == 0 || src[h-1] != '#' { // a comment's whole line
+				for h < cm[1] && (src[h] == ' ' || src[h] == '\t') {
+					h++
+				}
+				if h == cm[1] || src[h] != '#' {
+					continue // (=begin)
+				}
+				h++
+			}
+			if le := lineEnd(src, h); le < len(src) && le <= cm[1] {
+				spans = append(spans, bodySpan{a: h, c: le, kind: hashText})
+			}
+		}
 		return nested(spans)
 	case bodyIndent:
 		return pySpans(out, src)
@@ -486,48 +501,6 @@ func nested(spans []bodySpan) []bodySpan {
 		kept = append(kept, s)
 	}
 	return kept
-}
-
-// hashSpans returns the text of the comments that the skeleton of a Ruby
-// or Python file in out leaves out, line by line: what follows a '#' up
-// to the line's end, when the skeleton left out just that or whole lines
-// of such comments. An edit there that adds no line break changes the
-// comment's text only.
-func hashSpans(out *skelOut, src []byte) []bodySpan {
-	var spans []bodySpan
-	segs := out.segs
-	for i := 0; i+1 < len(segs); i++ {
-		n := segs[i+1].c - segs[i].c
-		a, c := int(segs[i].o+n), int(segs[i+1].o)
-		if a <= 0 || c >= len(src) || c <= a {
-			continue
-		}
-		if src[a-1] == '#' { // a comment's text
-			if e := lineEnd(src, a); e == c {
-				spans = append(spans, bodySpan{a: a, c: c, kind: hashText})
-			}
-			continue
-		}
-		if src[a-1] != '\n' || src[c-1] != '\n' {
-			continue
-		}
-		// Whole lines, each a comment.
-		from := len(spans)
-		for ls := a; ls < c; {
-			h := ls
-			for h < c && (src[h] == ' ' || src[h] == '\t') {
-				h++
-			}
-			e := lineEnd(src, h)
-			if h == c || src[h] != '#' || e >= c {
-				spans = spans[:from]
-				break
-			}
-			spans = append(spans, bodySpan{a: h + 1, c: e, kind: hashText})
-			ls = bytes.IndexByte(src[e:], '\n') + e + 1
-		}
-	}
-	return spans
 }
 
 // lineEnd returns the offset of the line break ("\n" or "\r\n") that ends

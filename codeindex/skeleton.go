@@ -216,6 +216,9 @@ type skelOut struct {
 	// bodies: the method bodies rubySkeleton and pythonSkeleton leave
 	// out (the body fast path's spans: bodySpans)
 	bodies [][2]int
+	// comments: rubySkeleton's comments, as rubyTokens reads them (the
+	// body fast path's spans)
+	comments [][2]int
 }
 
 // seg is one piece of a skeleton: buf[c:] comes from the file at byte o,
@@ -230,6 +233,7 @@ func (k *skelOut) reset() {
 	k.crow, k.ccol, k.hint = 0, 0, 0
 	k.groups = k.groups[:0]
 	k.bodies = k.bodies[:0]
+	k.comments = nil
 }
 
 func (k *skelOut) add(piece []byte, o uint32, opt sitter.Point) {

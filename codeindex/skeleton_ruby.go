@@ -22,6 +22,7 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 	if !ok {
 		return false
 	}
+	out.comments = comments
 	isKw := func(i int, w string) bool { return toks[i].word == w && toks[i].kw }
 	var bodies [][2]int
 	for i := 0; i < len(toks); i++ {
