@@ -309,6 +309,13 @@ func TestBodyFastRuby(t *testing.T) {
 		{head + "    y\n    w = [1,\n      2]\n    x.end\n    xend\n" + tail[6:], true},
 		{head + "    y\n    w = [1,\n      2]\n    x.end\n    xend\n    def k; end\n" + tail[6:], false},
 	})
+	// A comment between statements that the skeleton leaves out with it.
+	const calls = "class A\n  include B\n  # a note\n  attr_reader :x\n  def f\n    1\n  end\nend\n"
+	checkFastSteps(t, "c.rb", []fastStep{
+		{calls, false},
+		{strings.Replace(calls, "a note", "a longer note", 1), true},
+		{strings.Replace(calls, "a note", "a longer note\n  def g; end", 1), false},
+	})
 	// Comments outside bodies: their text changes, not their lines.
 	const doc = "class A\n  # Notes on f.\n  #\n  def f(x) # the f\n    x\n  end\nend\n"
 	checkFastSteps(t, "b.rb", []fastStep{
