@@ -212,7 +212,7 @@ type skelOut struct {
 	// pythonSkeleton's lines and pieces, reused from file to file
 	pylines []pyLine
 	pieces  []piece
-	pycuts  []piece
+	pycuts  []piece // the cuts of pythonSkeleton and rubySkeleton
 	// bodies: the method bodies rubySkeleton and pythonSkeleton leave
 	// out (the body fast path's spans: bodySpans)
 	bodies [][2]int

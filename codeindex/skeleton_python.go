@@ -321,8 +321,13 @@ func (p *pySkel) isDef(i int) bool {
 }
 
 func (p *pySkel) holdsDefs(i int) bool {
-	f := string(p.lines[i].first)
-	return f == "def" || f == "class" || f == "@" || f == "async" && string(p.lines[i].second) == "def"
+	switch string(p.lines[i].first) { // no copy, unlike a variable
+	case "def", "class", "@":
+		return true
+	case "async":
+		return string(p.lines[i].second) == "def"
+	}
+	return false
 }
 
 // pyClause: the keywords that continue the statement before them.

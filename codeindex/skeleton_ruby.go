@@ -164,10 +164,9 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 			}
 		}
 	}
-	stmts := rubyStatements(src, toks)
-	// The cuts in order: bodies, then parentheses and comments outside
-	// them.
-	cuts := stmts
+	// The cuts in order (the outer of two that overlap).
+	cuts := rubyStatements(src, toks, out.pycuts[:0])
+	defer func() { out.pycuts = cuts[:0] }() // reused by the next file
 	for _, l := range [][][2]int{bodies, lits, parens, comments} {
 		for _, c := range l {
 			cuts = append(cuts, piece{c[0], c[1], false})
@@ -193,8 +192,8 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 	return true
 }
 
-// rubyStatements returns the statements of a Ruby file that define
-// nothing, to leave out whole: a statement starts a line outside
+// rubyStatements appends to cuts the statements of a Ruby file that
+// define nothing, to leave out whole: a statement starts a line outside
 // brackets (the line before does not go on: it ends in no operator,
 // comma or keyword that wants more, and the line does not start with a
 // method call's dot), runs to the end of a line where its brackets and
@@ -204,8 +203,7 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 // bodies included. Of a constant's assignment the parser sees the value's
 // first operand (`X = foo` for `X = foo.bar(1).freeze`), and a fix gives
 // the definition its end back.
-func rubyStatements(src []byte, toks []rubyTok) []piece {
-	var cuts []piece
+func rubyStatements(src []byte, toks []rubyTok, cuts []piece) []piece {
 	goesOn := func(k int) bool { return rubyGoesOn(toks, k) }
 	// dotted reports whether the token after the newlines from k starts
 	// with a method call's dot (the statement goes on).
@@ -618,7 +616,7 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 		case lineStart && bytes.HasPrefix(src[off:], []byte("=begin")):
 			k := bytes.Index(src[off:], []byte("\n=end"))
 			if k < 0 {
-				return nil, nil, false
+				return toks[:0], nil, false
 			}
 			e := off + k + 5
 			for e < n && src[e] != '\n' {
@@ -635,7 +633,7 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 			for i, id := range heredocs {
 				e := heredocBody(src, off, id, squiggly[i])
 				if e < 0 {
-					return nil, nil, false
+					return toks[:0], nil, false
 				}
 				off = e
 			}
@@ -688,7 +686,7 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 			id := src[s:i]
 			if q != 0 {
 				if i >= n || src[i] != q {
-					return nil, nil, false
+					return toks[:0], nil, false
 				}
 				i++
 			}
@@ -705,7 +703,7 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 			if i < n && !isIdentByte(src[i]) && src[i] != ' ' && src[i] != '\n' && src[i] != '=' {
 				e := percentEnd(src, i)
 				if e < 0 {
-					return nil, nil, false
+					return toks[:0], nil, false
 				}
 				push(rubyTok{pos: off, end: e})
 				lx.operand = true
@@ -724,7 +722,7 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 		case c == '"' || c == '`':
 			e := rubyString(&lx, off, c)
 			if e < 0 {
-				return nil, nil, false
+				return toks[:0], nil, false
 			}
 			push(rubyTok{pos: off, end: e})
 			lx.operand = true
@@ -743,7 +741,7 @@ func rubyTokens(src []byte, toks []rubyTok) (_ []rubyTok, comments [][2]int, ok 
 		k, e := lx.next(off)
 		switch k {
 		case tBad:
-			return nil, nil, false
+			return toks[:0], nil, false
 		case tEOF:
 			return toks, comments, true
 		case tIdent:
