@@ -182,7 +182,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tIdent:
-			if sx.macroRuns && paren == 0 && (headAngle == 0 && (prev == ';' || prev == '}' || prev == '{' ||
+			if (sx.macroRuns || sx.macroStmts) && paren == 0 && (headAngle == 0 && (prev == ';' || prev == '}' || prev == '{' ||
 				prev == ':' && prev2 == 'i' && access[prev2Word]) || prev == '>' && prev2 == 'i' && prev2Word == "template") {
 				if end, typ := b.macroRun(off, prev == '>'); end > off {
 					if typ {
@@ -213,10 +213,12 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					continue
 				}
 			}
-			if sx.attrMacros && paren == 0 && b.attrMacro(off, e, prev, prevWord) {
-				b.cut(off, e)
-				off = e
-				continue
+			if sx.attrMacros && paren == 0 {
+				if end := b.attrMacro(off, e, prev, prev2, prevWord, prev2Word); end > 0 {
+					b.cut(off, end)
+					off = end
+					continue
+				}
 			}
 			word, f := sx.wordKw(src[off:e])
 			if pendingFunc {
@@ -635,30 +637,87 @@ func (b *bskel) angleEnd(open int) int {
 	return 0
 }
 
-// attrMacro reports whether the identifier src[off:e], after the word
-// prev, is an attribute macro of a C declaration (Linux's `static int
-// __init f(void)`, `struct s __rcu *p`): a reserved name (two leading
-// underscores) between a type and a declarator. The grammar does not know
-// them, and its error recovery was most of the cost of C; the skeleton
-// leaves them out.
-func (b *bskel) attrMacro(off, e int, prev byte, prevWord string) bool {
+// attrMacro returns the end of the attribute macro of a C declaration
+// that starts with the identifier src[off:e], after the words prev2Word
+// and prevWord (token classes prev2, prev), or 0 when it is none: a
+// reserved name (two leading underscores), with its arguments if any,
+// between a type and a declarator (Linux's `static int __init f(void)`,
+// `struct s __rcu *p`) or after a declarator (`int x __read_mostly = 1;`,
+// `s[4] __nonstring;`, `u8 buf[64] __aligned(8);`). The grammar does not
+// know them, and its error recovery was most of the cost of C; the
+// skeleton leaves them out.
+func (b *bskel) attrMacro(off, e int, prev, prev2 byte, prevWord, prev2Word string) int {
 	src := b.src
-	if e-off < 3 || src[off] != '_' || src[off+1] != '_' || prev != 'i' && prev != ']' && prev != ')' {
-		return false
+	if e-off < 3 || src[off] != '_' || src[off+1] != '_' || prev != 'i' && prev != ']' && prev != ')' || b.sx.kw[string(src[off:e])]&kwKeep != 0 {
+		return 0
 	}
 	lx := b.lx
-	k, n := lx.next(e)
-	for k == tSpace || k == tComment {
-		e = n
-		k, n = lx.next(e)
+	skip := func(at int) (tokKind, int, int) {
+		k, n := lx.next(at)
+		for k == tSpace || k == tComment {
+			at = n
+			k, n = lx.next(at)
+		}
+		return k, at, n
 	}
+	end := e
+	k, at, n := skip(e)
+	if k == tPunct && src[at] == '(' && prev != 'i' || prev == 'i' && !cTypeWords[prevWord] && !cBuiltinTypes[prevWord] {
+		if k == tPunct && src[at] == '(' {
+			// __aligned(8): its arguments, then the declaration goes on.
+			depth := 0
+			for a := at; ; a = n {
+				k, n = lx.next(a)
+				if k == tEOF || k == tBad || k == tDirective || k == tPunct && (src[a] == '{' || src[a] == '}' || src[a] == ';') {
+					return 0
+				}
+				if k == tPunct && src[a] == '(' {
+					depth++
+				} else if k == tPunct && src[a] == ')' {
+					if depth--; depth == 0 {
+						end = n
+						break
+					}
+				}
+			}
+			k, at, n = skip(end)
+		}
+	}
+	after := k == tPunct && (src[at] == ';' || src[at] == '=' || src[at] == ',' || src[at] == '{' && end == e)
 	switch {
 	case prev != 'i': // after a declarator: s[4] __nonstring; t[] __initconst = {
-		return k == tPunct && (src[e] == ';' || src[e] == '=' || src[e] == ',' || src[e] == '{')
+		if after {
+			return end
+		}
+		return 0
 	case cTypeWords[prevWord]: // static __always_inline int f
-		return k == tIdent && cBuiltinTypes[string(src[e:n])]
+		if end == e && k == tIdent && cBuiltinTypes[string(src[at:n])] {
+			return e
+		}
+		return 0
+	case after && !cBuiltinTypes[prevWord] && !(prev2 == 'i' && (prev2Word == "struct" || prev2Word == "union" || prev2Word == "enum")) && src[at] != '{' &&
+		!reservedBefore(src, off):
+		// int x __read_mostly = 1; (not struct map __name = {...}, nor
+		// __int64 __align;)
+		return end
 	}
-	return k == tIdent && !cTypeWords[string(src[e:n])] || k == tPunct && src[e] == '*'
+	if end == e && (k == tIdent && !cTypeWords[string(src[at:n])] || k == tPunct && src[at] == '*') {
+		return e
+	}
+	return 0
+}
+
+// reservedBefore reports whether the identifier before off (past blanks)
+// is a reserved name (two leading underscores: a type such as __int64).
+func reservedBefore(src []byte, off int) bool {
+	for off > 0 && (src[off-1] == ' ' || src[off-1] == '\t') {
+		off--
+	}
+	start := off
+	for start > 0 && isIdentByte(src[start-1]) {
+		start--
+	}
+	return off-start >= 2 && src[start] == '_' && src[start+1] == '_'
 }
 
 // macroRun reads, from a statement's start at off, the run of statements
@@ -699,11 +758,11 @@ func (b *bskel) macroRun(off int, typeOnly bool) (int, bool) {
 			break
 		}
 	}
-	if last < 0 {
-		return start, false
+	if last < 0 || !b.sx.macroRuns && (!semi || typeOnly) {
+		return start, false // C: only NAME(...); goes
 	}
 	k, n := lx.next(off)
-	if w, _ := b.sx.wordKw(src[off:n]); !semi && k == tIdent && (w == "~" || w == "operator") {
+	if !semi && k == tIdent && b.nameOrOperator(src[off:n]) {
 		// A function's name (qualified: ns::f, X::operator()), then a
 		// parenthesis: the last line is its return type.
 		at := n
@@ -752,6 +811,13 @@ func (b *bskel) macroRun(off int, typeOnly bool) (int, bool) {
 		return last, false
 	}
 	return start, false
+}
+
+// nameOrOperator reports whether the identifier w is no keyword but
+// `operator`.
+func (b *bskel) nameOrOperator(w []byte) bool {
+	kw, _ := b.sx.wordKw(w)
+	return kw == "~" || kw == "operator"
 }
 
 // macroLine returns the end of the statement of macro invocations

@@ -550,6 +550,67 @@ inline int table(int code)
 	}
 }
 
+// TestSkeletonCAttributes: the C skeleton leaves out Linux's attribute
+// macros before and after a declarator (`static int __init f(void)`,
+// `int x __read_mostly = 1;`, `u8 buf[64] __aligned(8);`) and statements
+// of one macro invocation (`DEFINE_PER_CPU(int, x);`), keeps reserved names
+// that are a type or a declarator (`__int64 __align;`, `struct map
+// __name = {...}`, `f(void) __attribute__((x)) __name(...)`), and parses
+// without error.
+func TestSkeletonCAttributes(t *testing.T) {
+	src := []byte(`struct lockdep_map __mmu_map = { .name = "x" };
+static int __init setup(void)
+{
+	return 0;
+}
+int sysctl_interval __read_mostly = HZ;
+static struct vm_struct *vmlist __initdata;
+static u8 buf[64] __aligned(8);
+DEFINE_PER_CPU(unsigned int, recursion);
+struct rq {
+	raw_spinlock_t lock ____cacheline_aligned_in_smp;
+	DECLARE_BITMAP(bitmap, MAX_PRIO+1);
+	__int64 __align;
+};
+uint32_t __attribute__((weak)) __div64_32(uint64_t *n, uint32_t base)
+{
+	return 0;
+}
+`)
+	l, x, skel := skeletonOf(t, "c", src)
+	for _, gone := range []string{"__init", "__read_mostly", "__initdata", "__aligned", "PER_CPU", "BITMAP", "____cacheline"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %s:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"__mmu_map", "__int64 __align;", "__div64_32("} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Errorf("the skeleton has a syntax error:\n%s", skel)
+	}
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range symbols(sd, "a.c") {
+		got = append(got, s.Name)
+	}
+	for _, w := range []string{"__mmu_map", "setup", "sysctl_interval", "rq", "lock", "__align", "__div64_32"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("skeleton definitions %q lack %q", got, w)
+		}
+	}
+}
+
 // TestSkeletonRubyLiterals: Ruby's skeleton leaves out the contents of
 // large bracket literals that define nothing (generated tables), keeps
 // those that do or that hold or follow a heredoc, and finds what a full

@@ -54,6 +54,10 @@ type syntax struct {
 	// macroRuns: the skeleton leaves out runs of lines of macro
 	// invocations without a terminator (see bskel.macroRun).
 	macroRuns bool
+	// macroStmts: the skeleton leaves out a statement that is one macro
+	// invocation and its semicolon (C: DEFINE_PER_CPU(int, x);), not runs
+	// of lines (see bskel.macroRun).
+	macroStmts bool
 	// macros: name!(...), name! {...} and macro_rules! name {...} hold
 	// token trees (Rust): the skeleton leaves them out.
 	macros bool
@@ -212,7 +216,7 @@ var (
 
 var (
 	goSyntax = withC(syntax{family: "go", backtick: 'r', body: bodyGo, imports: goImports, testData: true})
-	cSyntax  = withC(syntax{attrMacros: true, family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
+	cSyntax  = withC(syntax{attrMacros: true, macroStmts: true, family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum"}, defs: []string{"typedef"}})
 	cppSyntax = withC(syntax{attrMacros: true, macroRuns: true, templates: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
