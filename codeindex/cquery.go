@@ -469,7 +469,12 @@ func rootOf(t *sitter.Tree) node {
 // itself, parsed from the buffer's bytes where they are (the binding
 // copies the text to C memory for each parse and sets a finalizer on each
 // tree). The zero ctree is no tree.
-type ctree struct{ c *C.TSTree }
+// ctree is a tree of the C library; neutral: it was parsed from rubySafe's
+// copy of the text, not the text itself.
+type ctree struct {
+	c       *C.TSTree
+	neutral bool
+}
 
 func (t ctree) root() node { return node{C.ts_tree_root_node(t.c)} }
 
@@ -507,6 +512,12 @@ func (x *extractor) parseTree(l *Language, src []byte, old ctree) (ctree, error)
 	if err != nil {
 		return ctree{}, err
 	}
+	src, neutral := rubySafe(l, src)
+	if neutral || old.neutral {
+		// A text that differs from the file's in places no edit
+		// touched: the old tree cannot serve.
+		old = ctree{}
+	}
 	cp := (*C.TSParser)(parserC(p))
 	ptr := (*C.char)(unsafe.Pointer(&emptyText[0]))
 	if len(src) > 0 {
@@ -518,7 +529,7 @@ func (x *extractor) parseTree(l *Language, src []byte, old ctree) (ctree, error)
 	if t == nil {
 		return ctree{}, errNoTree
 	}
-	return ctree{t}, nil
+	return ctree{t, neutral}, nil
 }
 
 // span is a part of a file: bytes [lo, hi), points [lop, hip).

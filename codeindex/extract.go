@@ -72,6 +72,9 @@ func (x *extractor) parse(ctx context.Context, l *Language, src []byte, old *sit
 		return nil, err
 	}
 	defer l.parsing()()
+	if safe, changed := rubySafe(l, src); changed {
+		return p.ParseCtx(ctx, nil, safe) // (old from another text cannot serve)
+	}
 	return p.ParseCtx(ctx, old, src)
 }
 
@@ -123,6 +126,7 @@ func (x *extractor) parseDefs(l *Language, src []byte) ([]def, error) {
 	if sk {
 		text = x.sk.buf
 	}
+	text, _ = rubySafe(l, text)
 	unlock := l.parsing()
 	if l.walk.c != nil {
 		x.caps, err = parseWalk(p, text, l.walk, l.defDepth(), x.caps)
