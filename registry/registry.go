@@ -73,41 +73,60 @@ type entry struct {
 	schema Schema // InputSchema holds the canonical bytes once prepared
 	doc    map[string]any
 
-	// A built-in's schema is canonicalized at its first listing or call
-	// (a fresh `agentls call` lists nothing and calls one tool).
-	prepOnce sync.Once
-	prepErr  error
+	// A built-in's schema is decoded at its first listing or call, and
+	// its canonical bytes made at its first listing (a fresh `agentls
+	// call` lists nothing and calls one tool: it decodes and compiles
+	// that tool's schema, and encodes none).
+	docOnce   sync.Once
+	docErr    error
+	canonOnce sync.Once
+	canonErr  error
 
 	compileOnce sync.Once
 	compiled    *schemaRoot
 	compileErr  error
 }
 
-// prepared canonicalizes the entry's schema on first use; afterwards
-// e.schema.InputSchema and e.doc may be read.
-func (e *entry) prepared() error {
-	e.prepOnce.Do(func() {
+// decoded decodes the entry's schema on first use; afterwards e.doc may be
+// read.
+func (e *entry) decoded() error {
+	e.docOnce.Do(func() {
 		if e.doc != nil {
 			return // made by newEntry
 		}
 		doc, err := decodeSchema(e.tool.Schema())
-		if err == nil {
-			e.schema.InputSchema, err = encodeCanonical(doc)
-		}
 		if err != nil {
-			e.prepErr = fmt.Errorf("tool %q: %w", e.schema.Name, err)
+			e.docErr = fmt.Errorf("tool %q: %w", e.schema.Name, err)
 			return
 		}
 		e.doc = doc
 	})
-	return e.prepErr
+	return e.docErr
+}
+
+// prepared decodes and canonicalizes the entry's schema on first use;
+// afterwards e.schema.InputSchema and e.doc may be read.
+func (e *entry) prepared() error {
+	if err := e.decoded(); err != nil {
+		return err
+	}
+	e.canonOnce.Do(func() {
+		if e.schema.InputSchema != nil {
+			return // made by newEntry
+		}
+		var err error
+		if e.schema.InputSchema, err = encodeCanonical(e.doc); err != nil {
+			e.canonErr = fmt.Errorf("tool %q: %w", e.schema.Name, err)
+		}
+	})
+	return e.canonErr
 }
 
 // compiledSchema returns the entry's compiled schema, compiling it on first
 // use: a built-in's is compiled when it is first called, not when a
 // process starts (a fresh `agentls call` compiles one schema, not all).
 func (e *entry) compiledSchema() (*schemaRoot, error) {
-	if err := e.prepared(); err != nil {
+	if err := e.decoded(); err != nil {
 		return nil, err
 	}
 	e.compileOnce.Do(func() {

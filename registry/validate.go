@@ -16,7 +16,7 @@ const maxProblems = 8
 // validate checks args (already decoded with json.Number) against the
 // entry's schema and returns a message listing the problems, or "".
 func (e *entry) validate(args any) string {
-	if err := e.prepared(); err != nil {
+	if err := e.decoded(); err != nil {
 		return err.Error()
 	}
 	compiled, err := e.compiledSchema()
