@@ -167,6 +167,7 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 	// The cuts in order (the outer of two that overlap).
 	cuts := rubyStatements(src, toks, out.pycuts[:0])
 	defer func() { out.pycuts = cuts[:0] }() // reused by the next file
+	cuts = rubyLiterals(src, toks, cuts)
 	for _, l := range [][][2]int{bodies, lits, parens, comments} {
 		for _, c := range l {
 			cuts = append(cuts, piece{c[0], c[1], false})
@@ -378,6 +379,54 @@ func rubyStatement(src []byte, toks []rubyTok, i int, goesOn func(int) bool, dot
 		return e, false
 	}
 	return e, true
+}
+
+// rubyLiterals appends to cuts the text of the large string and
+// %-literals (and regular expressions, their first byte kept) that hide
+// no definition nor heredoc in an interpolation: the parser sees `""`,
+// `%w()`, `/a/o`.
+func rubyLiterals(src []byte, toks []rubyTok, cuts []piece) []piece {
+	for _, t := range toks {
+		if t.word != "lit" || t.end-t.pos < minLiteral {
+			continue
+		}
+		lit := src[t.pos:t.end]
+		a, b := -1, -1
+		switch c := lit[0]; c {
+		case '"', '\'', '`':
+			if lit[len(lit)-1] == c {
+				a, b = 1, len(lit)-1
+			}
+		case '%':
+			d := 1
+			if isIdentByte(lit[1]) {
+				d = 2
+			}
+			close := lit[d]
+			switch close {
+			case '(':
+				close = ')'
+			case '[':
+				close = ']'
+			case '{':
+				close = '}'
+			case '<':
+				close = '>'
+			}
+			if lit[len(lit)-1] == close { // not %r{…}i
+				a, b = d+1, len(lit)-1
+			}
+		case '/':
+			if k := bytes.LastIndexByte(lit, '/'); k > 2 && isIdentByte(lit[1]) && lit[1] < 0x80 {
+				a, b = 2, k
+			}
+		}
+		if a < 0 || b <= a || rubyHidden(lit) || bytes.Contains(lit, []byte("#{")) && bytes.Contains(lit, []byte("<<")) {
+			continue
+		}
+		cuts = append(cuts, piece{t.pos + a, t.pos + b, false})
+	}
+	return cuts
 }
 
 // rubyOperandEnd returns the last token of the operand that starts a

@@ -951,8 +951,8 @@ with context() as ctx:
 
 // TestSkeletonRubyStatements: Ruby's skeleton leaves out the statements
 // that define nothing (calls of a class's body, requires, blocks with no
-// def in them), keeps of a constant's assignment the value's first
-// operand, keeps what may define (an interpolation's heredoc, a block with
+// def in them) and the text of large literals, keeps of a constant's
+// assignment the value's first operand, keeps what may define (an interpolation's heredoc, a block with
 // a def), reads `x.\n  for(y)` as a call and `alias / +` as names, and
 // finds what a full parse finds.
 func TestSkeletonRubyStatements(t *testing.T) {
@@ -971,6 +971,8 @@ module Outer
     .freeze
   long_local = "a" \
     "b"
+  MESSAGE = "a message long enough to leave out, more than sixty-four bytes of it"
+  PATTERN = %r{a pattern with flags after it, more than sixty-four bytes of it}i
 
   class Thing < Base
     include Comparable
@@ -1013,12 +1015,12 @@ module Outer
 end
 `)
 	l, x, skel := skeletonOf(t, "ruby", src)
-	for _, gone := range []string{"lockfile_parser", "autoload", "include Comparable", "attr_accessor", "Installs the gems", "NUM", "Long text", "helper_call", "process item", ".freeze", "long_local", "compute"} {
+	for _, gone := range []string{"lockfile_parser", "autoload", "include Comparable", "attr_accessor", "Installs the gems", "NUM", "Long text", "helper_call", "process item", ".freeze", "long_local", "compute", "long enough", "with flags"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
 		}
 	}
-	for _, keep := range []string{"HAVE_SSL = defined? OpenSSL", "VERSION = \"1.2.3\"\n", "TABLE = {", "NAMES = %w[", "def configured", "def hidden", "Handler = list"} {
+	for _, keep := range []string{"HAVE_SSL = defined? OpenSSL", "VERSION = \"1.2.3\"\n", "TABLE = {", "NAMES = %w[", "def configured", "def hidden", "Handler = list", "MESSAGE = \"\"", "PATTERN = %r{}"} {
 		if !strings.Contains(skel, keep) {
 			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
 		}
