@@ -263,6 +263,11 @@ func TestCrashTempCleanedAtStart(t *testing.T) {
 	writeFiles(t, root, files)
 	p := startProc(t, bin, root)
 	p.ping("start")
+	// The cleaning runs in the background; a tool call waits for it (a
+	// listing of the tools does not: under load it answered first).
+	if m := p.callTool("ls", map[string]any{"depth": 1}); m.Error != nil {
+		t.Fatalf("ls: %s", m.raw)
+	}
 	if tf := tempFiles(t, root); len(tf) > 0 {
 		t.Errorf("temp files still there after start: %v", tf)
 	}
