@@ -232,10 +232,12 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 		}
 		sp.kind = bigBody // read around the edit only (bigbody.go)
 	}
-	if b.tree.errorAround(a, c) {
-		// Errors around the span: what the parser made of them is its
-		// recovery, which a skeleton's reading does not foresee (a
-		// Python function's end need not be its body's).
+	if sp.kind == pyBody && b.tree.errorAround(a, c) {
+		// Errors around a Python body: its function's end is the
+		// parser's recovery, not the end of its last statement. (A
+		// brace's or an `end`'s definition ends past the span: C's and
+		// Rust's macros leave errors in many bodies, which the fast
+		// path takes as before.)
 		return nil, false
 	}
 	sx := b.lang.syn
