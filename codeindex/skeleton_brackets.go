@@ -127,7 +127,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 	b.enum = false
 	// setDefs notes a definition in this block (the contents of the
 	// parentheses it is in then stay).
-	nDefs := 0 // setDefs calls, to tell whether a statement made one
+	nDefs := 0        // setDefs calls, to tell whether a statement made one
+	lastBody := false // the last brace closed a function's body
 	setDefs := func() {
 		defs = true
 		nDefs++
@@ -164,6 +165,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			stmt.bad = true
 			if b.lx.define {
 				setDefs()
+			} else if sx.attrMacros {
+				b.ifCondition(off, e)
 			}
 			for i := range b.out.groups[base:] {
 				b.out.groups[base+i].complex = true // a cut must not split #if from #endif
@@ -344,6 +347,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				// function's definition (BOOST_FOREACH(x, xs) {...}).
 				stmt.keep = true
 			}
+			funcBody := paren == 0 && !container && !stmtEq && (prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')')
 			initBrace := init.colon > 0 && (prev == 'i' || prev == '>') // m_{x} among member initializers
 			b.enum = container && headEnum && sx.anonClass
 			snap := b.save()
@@ -388,6 +392,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if paren == 0 && stmt.ctrl {
 				stmt.start = -1 // if (...) {...}: the next statement starts
 			}
+			lastBody = funcBody
 			if paren == 0 && headAngle == 0 {
 				head, headBlocked = 0, false
 				stmtEq, headEnum = false, false
@@ -501,6 +506,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				headAngle--
 			}
 		case ';':
+			if lastBody && prev == '}' && inContainer && paren == 0 && sx.parens == parensBody {
+				// f() {}; in a class: the grammar takes the ';' for an
+				// error.
+				b.cut(off, e)
+			}
 			pendingNew, typedReturn, typedEq = false, false, false
 			if paren == 0 && stmt.start >= 0 {
 				if !stmt.keep && !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
@@ -705,6 +715,42 @@ func (b *bskel) attrMacro(off, e int, prev, prev2 byte, prevWord, prev2Word stri
 		return e
 	}
 	return 0
+}
+
+// ifCondition leaves out the condition of the #if or #elif directive
+// src[off:e] but one letter or digit of it (#if BOOST_WORKAROUND(BOOST_MSVC,
+// >= 1400) becomes #if B): a condition defines nothing, and the grammar
+// takes some for errors.
+func (b *bskel) ifCondition(off, e int) {
+	src := b.src
+	i := off + 1
+	for i < e && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	switch {
+	case bytes.HasPrefix(src[i:e], []byte("if")) && i+2 < e && !isIdentByte(src[i+2]):
+		i += 2
+	case bytes.HasPrefix(src[i:e], []byte("elif")) && i+4 < e && !isIdentByte(src[i+4]):
+		i += 4
+	default:
+		return
+	}
+	cond := i
+	if cond >= e || src[cond] != ' ' && src[cond] != '\t' {
+		return // #if(X): no blank to keep between the word and the letter
+	}
+	for i < e && !isIdentByte(src[i]) {
+		i++
+	}
+	if i >= e || i+1 == e && i == cond+1 {
+		return
+	}
+	if i > cond+1 {
+		b.cut(cond+1, i) // one blank stays
+	}
+	if i+1 < e {
+		b.cut(i+1, e)
+	}
 }
 
 // reservedBefore reports whether the identifier before off (past blanks)
@@ -951,11 +997,19 @@ func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string, dec
 		if k == tEOF || k == tDirective || k == tPunct && (src[at] == '}' || src[at] == '~') {
 			return e
 		}
-	case prev == 'i' && (cTypeWords[prevWord] || cppSpecifiers[prevWord]):
+	case prev == 'i' && (cTypeWords[prevWord] || cppSpecifiers[prevWord] || prevWord == "class"):
 	default:
 		return 0
 	}
 	if k != tIdent {
+		return 0
+	}
+	if prevWord == "class" || prevWord == "struct" || prevWord == "union" {
+		// class BOOST_SYMBOL_VISIBLE name : base {
+		k2, at2, _ := skip(n)
+		if k2 == tPunct && (src[at2] == '{' || src[at2] == ':' && (at2+1 == len(src) || src[at2+1] != ':') || src[at2] == ';') || k2 == tIdent && string(src[at2:at2+min(5, len(src)-at2)]) == "final" {
+			return e
+		}
 		return 0
 	}
 	if declWords[string(src[at:n])] {

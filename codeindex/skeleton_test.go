@@ -611,6 +611,67 @@ uint32_t __attribute__((weak)) __div64_32(uint64_t *n, uint32_t base)
 	}
 }
 
+// TestSkeletonCppGrammarGaps: the C++ skeleton leaves out what the
+// grammar takes for errors where a compiler does not: the condition of #if
+// and #elif but one letter (BOOST_WORKAROUND(BOOST_MSVC, >= 1400)), a
+// macro between class and the class's name (class BOOST_SYMBOL_VISIBLE x
+// : base), a semicolon after a member function's body (f() {};); the
+// skeleton then parses without error and finds the definitions.
+func TestSkeletonCppGrammarGaps(t *testing.T) {
+	src := []byte(`namespace phoenix {
+#if BOOST_WORKAROUND(BOOST_MSVC, >= 1400)
+#define PHOENIX_MSVC 1
+#elif defined(__GNUC__) && (__GNUC__ < 4)
+#endif
+class BOOST_SYMBOL_VISIBLE illegal_backtracking : public std::exception
+{
+public:
+    illegal_backtracking() {};
+    ~illegal_backtracking() throw() {}
+};
+struct functor
+{
+    functor() : n(0)
+    {};
+    int n;
+};
+auto f = []() {};
+}
+`)
+	l, x, skel := skeletonOf(t, "cpp", src)
+	for _, gone := range []string{"WORKAROUND", ">= 1400", "__GNUC__", "VISIBLE", "illegal_backtracking() {};", "    {};"} {
+		if strings.Contains(skel, gone) {
+			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
+		}
+	}
+	for _, keep := range []string{"#if B\n", "#elif d\n", "#define PHOENIX_MSVC 1", "[]() {};"} {
+		if !strings.Contains(skel, keep) {
+			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
+		}
+	}
+	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Errorf("the skeleton has a syntax error:\n%s", skel)
+	}
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range symbols(sd, "a.hpp") {
+		got = append(got, s.Name)
+	}
+	for _, w := range []string{"phoenix", "PHOENIX_MSVC", "illegal_backtracking", "~illegal_backtracking", "functor", "n"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("skeleton definitions %q lack %q", got, w)
+		}
+	}
+}
+
 // TestSkeletonRubyLiterals: Ruby's skeleton leaves out the contents of
 // large bracket literals that define nothing (generated tables), keeps
 // those that do or that hold or follow a heredoc, and finds what a full
