@@ -261,6 +261,13 @@ func TestCallSettings(t *testing.T) {
 			t.Errorf("settings of --settings %s = %s, %v; want %s", tc.in, got, err, tc.want)
 		}
 	}
+	// No settings at all take a short cut: the same bytes as an empty object.
+	if none, err := runWhenNobodyAsks(nil); err != nil || string(none) != onlyRunWhenNobodyAsks {
+		t.Errorf("no settings: %s, %v", none, err)
+	}
+	if empty, err := runWhenNobodyAsks(json.RawMessage(`{}`)); err != nil || string(empty) != onlyRunWhenNobodyAsks {
+		t.Errorf("{}: %s, %v; want %s", empty, err, onlyRunWhenNobodyAsks)
+	}
 	for _, bad := range []string{`[]`, `null`, `{`, `{"bash":1}`} {
 		if got, err := commandSettings(&env{stderr: io.Discard}, "call", t.TempDir(), bad, runWhenNobodyAsks); err == nil {
 			t.Errorf("--settings %s = %s, want an error", bad, got)
