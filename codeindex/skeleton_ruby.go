@@ -29,11 +29,12 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 		if !isKw(i, "def") {
 			continue
 		}
-		// The signature: the name, the parameters, up to the line's end.
+		// The signature: the name, the parameters, up to the end of a line
+		// that does not go on (`def f a, # c\n      b` does).
 		j, depth := i+1, 0
 		for ; j < len(toks); j++ {
 			t := toks[j]
-			if depth == 0 && (t.nl || t.word == ";") {
+			if depth == 0 && (t.nl && !rubyGoesOn(toks, j) || t.word == ";") {
 				break
 			}
 			switch t.word {

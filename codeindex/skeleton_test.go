@@ -1014,8 +1014,9 @@ with context() as ctx:
 // that define nothing (calls of a class's body, requires, blocks with no
 // def in them) and the text of large literals, keeps of a constant's
 // assignment the value's first operand, keeps what may define (an interpolation's heredoc, a block with
-// a def), reads `x.\n  for(y)` as a call and `alias / +` as names, and
-// finds what a full parse finds.
+// a def), reads `x.\n  for(y)` as a call, `alias / +` as names and a
+// def's parameters past a line that ends with a comma, and finds what a
+// full parse finds.
 func TestSkeletonRubyStatements(t *testing.T) {
 	src := []byte(`# frozen_string_literal: true
 require_relative "lockfile_parser"
@@ -1071,6 +1072,10 @@ module Outer
       Handler
     end
     value = compute if ready?
+    def regular container, context, # :nodoc:
+                name, comment
+      superclass = '::Object'
+    end
     def last; end
   end
 end
@@ -1087,7 +1092,7 @@ end
 		}
 	}
 	full := sameAsFullParse(t, x, l, "a.rb", src)
-	if len(full) < 11 {
+	if len(full) < 12 {
 		t.Errorf("%d definitions: %v", len(full), full)
 	}
 }
