@@ -207,6 +207,15 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					continue
 				}
 			}
+			if sx.templates && paren > 0 && prev == 'i' && prevWord == "~" && isMacroName(src[off:e]) {
+				if end := b.trailingMacro(e); end > 0 {
+					// T x BOOST_ASIO_DEFAULT_COMPLETION_TOKEN(E)): a
+					// default argument, to the parser an error.
+					b.cut(off, end)
+					off = end
+					continue
+				}
+			}
 			if sx.templates && (paren > 0 && (prev == '(' || prev == ',') || paren == 0 && prev == 'i' && prevWord == "typedef") && isMacroName(src[off:e]) {
 				if open, close := b.typeMacro(e); close > 0 {
 					// BOOST_ASIO_MOVE_ARG(T) x: the parser sees T x.
@@ -809,7 +818,7 @@ func (b *bskel) macroRun(off int, typeOnly bool) (int, bool) {
 	}
 	k, n := lx.next(off)
 	if !semi && k == tIdent && b.nameOrOperator(src[off:n]) {
-		// A function's name (qualified: ns::f, X::operator()), then a
+		// A function's name (qualified: ns::f, X<T>::operator()), then a
 		// parenthesis: the last line is its return type.
 		at := n
 		k2, n2 := lx.next(at)
@@ -817,6 +826,18 @@ func (b *bskel) macroRun(off int, typeOnly bool) (int, bool) {
 			at = n2
 			k2, n2 = lx.next(at)
 		}
+		// A template's arguments after a name (X<T>::f).
+		targs := func() {
+			if k2 == tPunct && src[at] == '<' {
+				if end := b.angleEnd(at); end > 0 {
+					at = end + 1
+					for k2, n2 = lx.next(at); k2 == tSpace; k2, n2 = lx.next(at) {
+						at = n2
+					}
+				}
+			}
+		}
+		targs()
 		for k2 == tPunct && src[at] == ':' && at+1 < len(src) && src[at+1] == ':' {
 			at += 2
 			if k2, n2 = lx.next(at); k2 == tPunct && src[at] == '~' {
@@ -832,6 +853,7 @@ func (b *bskel) macroRun(off int, typeOnly bool) (int, bool) {
 				at = n2
 				k2, n2 = lx.next(at)
 			}
+			targs()
 		}
 		if k2 == tPunct && src[at] == '(' {
 			if last > start {
@@ -1091,6 +1113,43 @@ func (b *bskel) typeMacro(e int) (open, close int) {
 		return open, close
 	}
 	return 0, 0
+}
+
+// trailingMacro returns the end of the arguments of the macro whose name
+// ends at e when they close and a comma or a closing parenthesis follows
+// (a macro after a parameter's name), else 0.
+func (b *bskel) trailingMacro(e int) int {
+	src := b.src
+	lx := lexer{sx: b.sx, src: src}
+	k, n := lx.next(e)
+	for k == tSpace || k == tComment {
+		e = n
+		k, n = lx.next(e)
+	}
+	if k != tPunct || src[e] != '(' {
+		return 0
+	}
+	depth := 0
+	for at := e; ; at = n {
+		k, n = lx.next(at)
+		switch {
+		case k == tEOF || k == tBad || k == tDirective || k == tPunct && (src[at] == '{' || src[at] == '}' || src[at] == ';'):
+			return 0
+		case k == tPunct && src[at] == '(':
+			depth++
+		case k == tPunct && src[at] == ')':
+			if depth--; depth > 0 {
+				continue
+			}
+			end := n
+			for k, n = lx.next(end); k == tSpace || k == tComment; k, n = lx.next(n) {
+			}
+			if k == tPunct && (src[n-1] == ',' || src[n-1] == ')') {
+				return end
+			}
+			return 0
+		}
+	}
 }
 
 // defaultArg returns the end of a parameter's default value that starts

@@ -260,6 +260,13 @@ public:
 TEST(suite, name)
 {
 }
+template <typename H>
+template <typename R>
+BOOST_ASIO_INITFN_AUTO_RESULT_TYPE(R,
+    void (boost::system::error_code, std::size_t))
+stream<H>::async_fill(R&& handler)
+{
+}
 }
 BOOST_TYPEOF_REGISTER_TYPE(geo::after)
 #if X
@@ -268,7 +275,7 @@ BOOST_TYPEOF_REGISTER_TEMPLATE(geo::traits, (class)(int))
 `)
 	src := []byte(b.String())
 	l, x, skel := skeletonOf(t, "cpp", src)
-	for _, gone := range []string{"TRAITS_", "SINGLE_MACRO", "STATIC_ASSERT", "IS_TAG", "MOVABLE", "NOT_IMPLEMENTED", "AUTO_RESULT", "BOOST_TYPEOF"} {
+	for _, gone := range []string{"TRAITS_", "SINGLE_MACRO", "STATIC_ASSERT", "IS_TAG", "MOVABLE", "NOT_IMPLEMENTED", "AUTO_RESULT", "BOOST_TYPEOF", "error_code"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %s:\n%s", gone, skel)
 		}
@@ -429,7 +436,8 @@ rtree<V>::~rtree() {}
 // TestSkeletonCppParameters: the C++ skeleton takes the macro out of a
 // parameter's type (Asio's BOOST_ASIO_MOVE_ARG(T) x) and leaves out
 // default values of one token (`typename T::type* = 0`, which the grammar
-// takes for an error), and finds what a full parse finds; a parenthesis
+// takes for an error) and macros after a parameter's name
+// (BOOST_ASIO_DEFAULT_COMPLETION_TOKEN(E)), and finds what a full parse finds; a parenthesis
 // that closes none in a function's body (in code #if leaves out) does not
 // leave the file to a full parse.
 func TestSkeletonCppParameters(t *testing.T) {
@@ -446,11 +454,13 @@ public:
   template <typename... Args>
   void post(BOOST_ASIO_MOVE_ARG(Args)... args, int n = 3) const;
   int size(int a = 1 + 2) const;
+  void async_fill(ReadHandler handler
+      BOOST_ASIO_DEFAULT_COMPLETION_TOKEN(typename Stream::executor_type));
 };
 }
 `)
 	l, x, skel := skeletonOf(t, "cpp", src)
-	for _, gone := range []string{"MOVE_ARG", "= 0", "'x'", "n = 3"} {
+	for _, gone := range []string{"MOVE_ARG", "= 0", "'x'", "n = 3", "COMPLETION_TOKEN"} {
 		if strings.Contains(skel, gone) {
 			t.Errorf("the skeleton keeps %q:\n%s", gone, skel)
 		}
