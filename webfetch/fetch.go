@@ -24,7 +24,6 @@ import (
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"golang.org/x/net/html/charset"
 )
 
 // Limits and defaults of one fetch.
@@ -256,7 +255,7 @@ func decode(body []byte, contentType string, kind contentKind) (string, string) 
 			return strings.ToValidUTF8(string(body), "\uFFFD"), "utf-8"
 		}
 	}
-	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	enc, name := determineEncoding(body, contentType)
 	if name == "utf-8" || enc == nil {
 		return strings.ToValidUTF8(string(trimPartialRune(body)), "\uFFFD"), "utf-8"
 	}
