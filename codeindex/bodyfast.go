@@ -378,8 +378,8 @@ func rubyBodyOK(src []byte, a, c int, scratch *skelOut) bool {
 	depth, loop := 0, false
 	var brackets []string
 	for k, t := range toks {
-		if t.nl {
-			loop = false
+		if t.nl && !rubyGoesOn(toks, k) {
+			loop = false // the do of a loop's condition may be on a line after
 		}
 		switch t.word {
 		case "(", "[", "{":

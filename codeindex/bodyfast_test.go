@@ -297,6 +297,10 @@ func TestBodyFastRuby(t *testing.T) {
 		{head + tail, false},
 		{head + "    z = 2\n" + tail, true},
 		{head + "    z = 2\n    if z\n      w(z) do |v|\n        v\n      end\n    end\n" + tail, true},
+		// A loop whose condition runs on to the next line: its do is the loop's.
+		{head + "    z = 2\n    while z &&\n        y do\n      z = nil\n    end\n" + tail, true},
+		// …and an end typed after it closes the method: not a body any more.
+		{head + "    z = 2\n    while z &&\n        y do\n      z = nil\n    end\n  end\n" + tail, false},
 		{head + "    z = 2\n  end\n  def h\n" + tail, false},
 		{head + tail, false},
 		{head + "    X = 1\n" + tail, false},
