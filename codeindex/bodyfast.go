@@ -279,7 +279,7 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 		}
 	case bigBody:
 	case hashText: // still the text of one comment
-		if bytes.IndexAny(src[a:c], "\r\n") >= 0 {
+		if bytes.ContainsAny(src[a:c], "\r\n") {
 			return nil, false
 		}
 	default:
