@@ -375,11 +375,11 @@ func rubyBodyOK(src []byte, a, c int, scratch *skelOut) bool {
 			return false // a comment running on to the `end`
 		}
 	}
-	depth, loop := 0, false
+	var blocks rubyBlocks
 	var brackets []string
 	for k, t := range toks {
-		if t.nl && !rubyGoesOn(toks, k) {
-			loop = false // the do of a loop's condition may be on a line after
+		if t.nl {
+			blocks.newline(rubyGoesOn(toks, k))
 		}
 		switch t.word {
 		case "(", "[", "{":
@@ -405,30 +405,14 @@ func rubyBodyOK(src []byte, a, c int, scratch *skelOut) bool {
 		switch t.word {
 		case "def", "class", "module":
 			return false
-		case "case", "begin":
-			depth++
-		case "for":
-			depth++
-			loop = true
-		case "if", "unless", "while", "until":
-			if t.start {
-				depth++
-				loop = t.word == "while" || t.word == "until"
-			}
-		case "do":
-			if loop {
-				loop = false
-			} else {
-				depth++
-			}
 		case "end":
-			if depth == 0 {
+			if blocks.depth == 0 {
 				return false // it closes the method
 			}
-			depth--
 		}
+		blocks.keyword(t)
 	}
-	return depth == 0 && len(brackets) == 0
+	return blocks.depth == 0 && len(brackets) == 0
 }
 
 // pySpans returns the spans of a Python file that pythonSkeleton read

@@ -56,13 +56,12 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 		}
 		body := toks[j].end
 		// The body, to its end.
-		depth = 0
+		var blocks rubyBlocks
 		defs, endAt := false, -1
-		loop := false
 		for k := j + 1; k < len(toks) && endAt < 0; k++ {
 			t := toks[k]
-			if t.nl && !rubyGoesOn(toks, k) {
-				loop = false
+			if t.nl {
+				blocks.newline(rubyGoesOn(toks, k))
 			}
 			if !t.kw {
 				if t.constant && k+1 < len(toks) && toks[k+1].word == "=" {
@@ -73,28 +72,14 @@ func rubySkeleton(out *skelOut, src []byte) bool {
 			switch t.word {
 			case "def", "class", "module":
 				defs = true
-				depth++
-			case "case", "begin":
-				depth++
-			case "for":
-				depth++
-				loop = true
-			case "if", "unless", "while", "until":
-				if t.start {
-					depth++
-					loop = t.word == "while" || t.word == "until"
-				}
-			case "do":
-				if loop {
-					loop = false
-				} else {
-					depth++
-				}
+				blocks.depth++
 			case "end":
-				if depth == 0 {
+				if blocks.depth == 0 {
 					endAt = k
 				}
-				depth--
+				blocks.depth--
+			default:
+				blocks.keyword(t)
 			}
 		}
 		if endAt < 0 {
@@ -261,6 +246,46 @@ func rubyStatements(src []byte, toks []rubyTok, cuts []piece) []piece {
 	return cuts
 }
 
+// rubyBlocks counts the blocks that Ruby's keywords open and close: the
+// do of a loop (while, until or for, its condition on one line or
+// running on past lines that go on) opens none.
+type rubyBlocks struct {
+	depth int
+	loop  bool // a loop's condition: its do is the loop's
+}
+
+// newline: a line ends; goesOn, its statement goes on past it.
+func (r *rubyBlocks) newline(goesOn bool) {
+	if !goesOn {
+		r.loop = false
+	}
+}
+
+// keyword counts the keyword t (an end closes a block; def, class and
+// module are each reader's own business).
+func (r *rubyBlocks) keyword(t rubyTok) {
+	switch t.word {
+	case "case", "begin":
+		r.depth++
+	case "for":
+		r.depth++
+		r.loop = true
+	case "if", "unless", "while", "until":
+		if t.start {
+			r.depth++
+			r.loop = t.word == "while" || t.word == "until"
+		}
+	case "do":
+		if r.loop {
+			r.loop = false
+		} else {
+			r.depth++
+		}
+	case "end":
+		r.depth--
+	}
+}
+
 // rubyGoesOn reports whether the line whose newline is toks[k] goes on
 // past it: it ends in an operator, a comma or a keyword that wants more.
 func rubyGoesOn(toks []rubyTok, k int) bool {
@@ -299,17 +324,16 @@ func rubyGoesOn(toks []rubyTok, k int) bool {
 // semicolon nor other assignment of a constant: then e is its newline.
 func rubyStatement(src []byte, toks []rubyTok, i int, goesOn func(int) bool, dotted func(int) bool) (e int, ok bool) {
 	e = -1
-	brackets, blocks, loop := 0, 0, false
+	brackets := 0
+	var blocks rubyBlocks
 	assign := false // a constant assigned: the statement defines
 	plain := true   // no keyword, heredoc nor ';'
 	for k := i; k < len(toks); k++ {
 		t := toks[k]
 		if t.nl {
 			on := goesOn(k)
-			if !on {
-				loop = false // the do of a loop's condition may be on a line after
-			}
-			if brackets == 0 && blocks == 0 && !on && !dotted(k) {
+			blocks.newline(on)
+			if brackets == 0 && blocks.depth == 0 && !on && !dotted(k) {
 				e = k
 				break
 			}
@@ -345,32 +369,17 @@ func rubyStatement(src []byte, toks []rubyTok, i int, goesOn func(int) bool, dot
 		switch t.word {
 		case "def", "class", "module", "alias", "undef":
 			return -1, false
-		case "case", "begin":
-			blocks++
-		case "for":
-			blocks++
-			loop = true
-		case "if", "unless", "while", "until":
-			if t.start {
-				blocks++
-				loop = t.word == "while" || t.word == "until"
-			}
-		case "do":
-			if loop {
-				loop = false
-			} else {
-				blocks++
-			}
 		case "end":
-			if blocks--; blocks < 0 {
+			if blocks.depth == 0 {
 				return -1, false
 			}
 		}
+		blocks.keyword(t)
 	}
 	if e < 0 {
 		e = len(toks)
 	}
-	if brackets != 0 || blocks != 0 {
+	if brackets != 0 || blocks.depth != 0 {
 		return -1, false
 	}
 	if assign {
