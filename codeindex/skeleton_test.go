@@ -275,16 +275,7 @@ BOOST_TYPEOF_REGISTER_TEMPLATE(geo::traits, (class)(int))
 `)
 	src := []byte(b.String())
 	l, x, skel := skeletonOf(t, "cpp", src)
-	for _, gone := range []string{"TRAITS_", "SINGLE_MACRO", "STATIC_ASSERT", "IS_TAG", "MOVABLE", "NOT_IMPLEMENTED", "AUTO_RESULT", "BOOST_TYPEOF", "error_code"} {
-		if strings.Contains(skel, gone) {
-			t.Errorf("the skeleton keeps %s:\n%s", gone, skel)
-		}
-	}
-	for _, keep := range []string{"B\n    async_read(", "TEST()\n{"} {
-		if !strings.Contains(skel, keep) {
-			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
-		}
-	}
+	skeletonCuts(t, skel, []string{"TRAITS_", "SINGLE_MACRO", "STATIC_ASSERT", "IS_TAG", "MOVABLE", "NOT_IMPLEMENTED", "AUTO_RESULT", "BOOST_TYPEOF", "error_code"}, []string{"B\n    async_read(", "TEST()\n{"})
 	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -350,37 +341,8 @@ BOOST_ASIO_SYNC_OP_VOID timer::cancel(int how)
 SPIRIT_NAMESPACE_END
 `)
 	l, x, skel := skeletonOf(t, "cpp", src)
-	for _, gone := range []string{"NOEXCEPT", "NAMESPACE", "BOOST_ASIO_DECL", "CONSTEXPR"} {
-		if strings.Contains(skel, gone) {
-			t.Errorf("the skeleton keeps %s:\n%s", gone, skel)
-		}
-	}
-	for _, keep := range []string{"MY_TYPE value_;", "MY_TYPE get(", "BOOST_ASIO_SYNC_OP_VOID timer::cancel("} {
-		if !strings.Contains(skel, keep) {
-			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
-		}
-	}
-	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.RootNode().HasError() {
-		t.Errorf("the skeleton has a syntax error:\n%s", skel)
-	}
-	tree.Close()
-	sd, err := x.skeletonDefs(l, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, s := range symbols(sd, "a.hpp") {
-		got = append(got, s.Name)
-	}
-	for _, w := range []string{"timer", "get_executor", "name", "wait", "value_", "get", "ex_", "cancel", "run"} {
-		if !slices.Contains(got, w) {
-			t.Errorf("skeleton definitions %q lack %q", got, w)
-		}
-	}
+	skeletonCuts(t, skel, []string{"NOEXCEPT", "NAMESPACE", "BOOST_ASIO_DECL", "CONSTEXPR"}, []string{"MY_TYPE value_;", "MY_TYPE get(", "BOOST_ASIO_SYNC_OP_VOID timer::cancel("})
+	skeletonFinds(t, l, x, src, "a.hpp", []string{"timer", "get_executor", "name", "wait", "value_", "get", "ex_", "cancel", "run"})
 }
 
 // TestSkeletonCppDeclarations: the C++ skeleton leaves out the template
@@ -588,37 +550,8 @@ uint32_t __attribute__((weak)) __div64_32(uint64_t *n, uint32_t base)
 }
 `)
 	l, x, skel := skeletonOf(t, "c", src)
-	for _, gone := range []string{"__init", "__read_mostly", "__initdata", "__aligned", "PER_CPU", "BITMAP", "____cacheline"} {
-		if strings.Contains(skel, gone) {
-			t.Errorf("the skeleton keeps %s:\n%s", gone, skel)
-		}
-	}
-	for _, keep := range []string{"__mmu_map", "__int64 __align;", "__div64_32("} {
-		if !strings.Contains(skel, keep) {
-			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
-		}
-	}
-	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.RootNode().HasError() {
-		t.Errorf("the skeleton has a syntax error:\n%s", skel)
-	}
-	tree.Close()
-	sd, err := x.skeletonDefs(l, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, s := range symbols(sd, "a.c") {
-		got = append(got, s.Name)
-	}
-	for _, w := range []string{"__mmu_map", "setup", "sysctl_interval", "rq", "lock", "__align", "__div64_32"} {
-		if !slices.Contains(got, w) {
-			t.Errorf("skeleton definitions %q lack %q", got, w)
-		}
-	}
+	skeletonCuts(t, skel, []string{"__init", "__read_mostly", "__initdata", "__aligned", "PER_CPU", "BITMAP", "____cacheline"}, []string{"__mmu_map", "__int64 __align;", "__div64_32("})
+	skeletonFinds(t, l, x, src, "a.c", []string{"__mmu_map", "setup", "sysctl_interval", "rq", "lock", "__align", "__div64_32"})
 }
 
 // TestSkeletonCppGrammarGaps: the C++ skeleton leaves out what the
@@ -659,27 +592,7 @@ auto f = []() {};
 			t.Errorf("the skeleton lost %q:\n%s", keep, skel)
 		}
 	}
-	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tree.RootNode().HasError() {
-		t.Errorf("the skeleton has a syntax error:\n%s", skel)
-	}
-	tree.Close()
-	sd, err := x.skeletonDefs(l, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, s := range symbols(sd, "a.hpp") {
-		got = append(got, s.Name)
-	}
-	for _, w := range []string{"phoenix", "PHOENIX_MSVC", "illegal_backtracking", "~illegal_backtracking", "functor", "n"} {
-		if !slices.Contains(got, w) {
-			t.Errorf("skeleton definitions %q lack %q", got, w)
-		}
-	}
+	skeletonFinds(t, l, x, src, "a.hpp", []string{"phoenix", "PHOENIX_MSVC", "illegal_backtracking", "~illegal_backtracking", "functor", "n"})
 }
 
 // TestSkeletonRubyLiterals: Ruby's skeleton leaves out the contents of
@@ -935,6 +848,48 @@ func skeletonOf(t *testing.T, lang string, src []byte) (*Language, *extractor, s
 		t.Fatal("no skeleton")
 	}
 	return l, x, string(x.sk.buf)
+}
+
+// skeletonCuts fails t when skel keeps one of gone or lost one of keep.
+func skeletonCuts(t *testing.T, skel string, gone, keep []string) {
+	t.Helper()
+	for _, g := range gone {
+		if strings.Contains(skel, g) {
+			t.Errorf("the skeleton keeps %s:\n%s", g, skel)
+		}
+	}
+	for _, k := range keep {
+		if !strings.Contains(skel, k) {
+			t.Errorf("the skeleton lost %q:\n%s", k, skel)
+		}
+	}
+}
+
+// skeletonFinds fails t when the skeleton x holds (of src, in l) parses
+// with a syntax error or its definitions (path's) lack one of want.
+func skeletonFinds(t *testing.T, l *Language, x *extractor, src []byte, path string, want []string) {
+	t.Helper()
+	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.RootNode().HasError() {
+		t.Errorf("the skeleton has a syntax error:\n%s", x.sk.buf)
+	}
+	tree.Close()
+	sd, err := x.skeletonDefs(l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range symbols(sd, path) {
+		got = append(got, s.Name)
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("skeleton definitions %q lack %q", got, w)
+		}
+	}
 }
 
 // TestSkeletonPythonStatements: of the statements that define nothing,
