@@ -90,6 +90,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		tokN                int
 		eqTok, eqParen      = -10, -1
 		macroTok            = -10 // the token after a Rust macro's `name!`
+		pubOff              = -1  // Rust: the offset of the last `pub` that starts an item
 		macroWord           string
 		tail                [2][2]int // macros left out after the last group closed (macroAttr)
 		tailN               int
@@ -233,6 +234,29 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 			}
 			word, f := sx.wordKw(src[off:e])
+			if sx.macros && paren == 0 {
+				if word == "pub" && (prev == ';' || prev == '}' || prev == '{') {
+					pubOff = off
+				} else if e-off == 3 && string(src[off:e]) == "use" {
+					// A Rust use declaration defines nothing: it goes
+					// (with its pub or pub(...)), its ';' stays.
+					start := -1
+					switch {
+					case prev == ';' || prev == '}' || prev == '{':
+						start = off
+					case pubOff >= 0 && (prev == 'i' && prevWord == "pub" && len(bytes.TrimLeft(src[pubOff+3:off], " \t\r\n")) == 0 ||
+						prev == ')' && last.name == "pub" && last.paren == 0 && last.open > pubOff && len(bytes.TrimLeft(src[pubOff+3:last.open], " \t\r\n")) == 0):
+						start = pubOff
+					}
+					if start >= 0 {
+						if semi := b.useEnd(e); semi > 0 {
+							b.cut(start, semi)
+							off = semi
+							continue
+						}
+					}
+				}
+			}
 			if pendingFunc {
 				setDefs() // function name
 				pendingFunc = false
@@ -575,6 +599,41 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		b.fail = true
 	}
 	return len(src), defs
+}
+
+// useEnd returns the offset of the ';' that ends the Rust use declaration
+// whose path starts after off, or -1 when what follows is not a plain path
+// (identifiers, ::, commas, *, braces that balance, comments).
+func (b *bskel) useEnd(off int) int {
+	depth := 0
+	for {
+		k, e := b.lx.next(off)
+		switch k {
+		case tSpace, tComment, tIdent:
+		case tPunct:
+			for _, c := range b.src[off:e] {
+				switch c {
+				case ':', ',', '*':
+				case '{':
+					depth++
+				case '}':
+					if depth--; depth < 0 {
+						return -1
+					}
+				case ';':
+					if depth == 0 {
+						return off
+					}
+					return -1
+				default:
+					return -1
+				}
+			}
+		default:
+			return -1
+		}
+		off = e
+	}
 }
 
 // templateParams leaves out the contents of the C++ template parameter

@@ -686,6 +686,45 @@ pub trait Shape {
 	}
 }
 
+// TestSkeletonRustUse: Rust use declarations define nothing and go whole
+// (with their pub or pub(...)), at the top and in modules; what is not a
+// plain path stays; the skeleton finds what a full parse finds.
+func TestSkeletonRustUse(t *testing.T) {
+	src := []byte(`use std::{
+    fmt::{self, Debug, Display},
+    io::{Read, Write as _}, // a comment
+    sync::*,
+};
+pub use crate::a::B;
+pub(crate) use self::c::{d, e::F};
+pub(in crate::x) use super::g;
+
+pub mod inner {
+    use super::*;
+    pub struct Kept(u8);
+    #[cfg(test)]
+    pub use std::collections::HashMap as Map;
+    pub const LIMIT: usize = 3;
+}
+
+pub fn uses() -> u8 {
+    use std::mem;
+    fn helper() {}
+    0
+}
+
+pub trait T { fn f(&self) -> impl Debug + use<'_>; }
+`)
+	l, x, skel := skeletonOf(t, "rust", src)
+	skeletonCuts(t, skel, []string{"fmt::", "Write", "crate::a", "self::c", "pub(", "super::", "HashMap", "a comment"},
+		[]string{"mod inner {", "struct Kept(", "const LIMIT", "fn uses(", "trait T", "fn f("})
+	full := sameAsFullParse(t, x, l, "a.rs", src)
+	if len(full) < 7 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+	skeletonFinds(t, l, x, src, "a.rs", []string{"Kept", "LIMIT", "uses", "f"})
+}
+
 // TestSkeletonLuaTableFields: in a Lua table that defines functions, the
 // fields between those that define nothing are left out, and the
 // skeleton finds what a full parse finds.
