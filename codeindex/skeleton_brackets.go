@@ -743,20 +743,8 @@ func (b *bskel) attrMacro(off, e int, prev, prev2 byte, prevWord, prev2Word stri
 	if k == tPunct && src[at] == '(' && prev != 'i' || prev == 'i' && !cTypeWords[prevWord] && !cBuiltinTypes[prevWord] {
 		if k == tPunct && src[at] == '(' {
 			// __aligned(8): its arguments, then the declaration goes on.
-			depth := 0
-			for a := at; ; a = n {
-				k, n = lx.next(a)
-				if k == tEOF || k == tBad || k == tDirective || k == tPunct && (src[a] == '{' || src[a] == '}' || src[a] == ';') {
-					return 0
-				}
-				if k == tPunct && src[a] == '(' {
-					depth++
-				} else if k == tPunct && src[a] == ')' {
-					if depth--; depth == 0 {
-						end = n
-						break
-					}
-				}
+			if end = macroArgs(&lx, src, at); end == 0 {
+				return 0
 			}
 			k, at, n = skip(end)
 		}
@@ -1048,20 +1036,8 @@ func (b *bskel) macroAttr(e, nameLen int, prev, prev2 byte, prevWord string, dec
 			// initializer follows.
 			own = lineStartsAt(src, e-nameLen)
 			// its arguments
-			depth := 0
-			for off := at; ; off = n {
-				k, n = lx.next(off)
-				if k == tEOF || k == tBad || k == tDirective || k == tPunct && (src[off] == '{' || src[off] == '}' || src[off] == ';') {
-					return 0
-				}
-				if k == tPunct && src[off] == '(' {
-					depth++
-				} else if k == tPunct && src[off] == ')' {
-					if depth--; depth == 0 {
-						end = n
-						break
-					}
-				}
+			if end = macroArgs(&lx, src, at); end == 0 {
+				return 0
 			}
 			k, at, _ = skip(end)
 		}
@@ -1365,4 +1341,25 @@ func (s *skeleton) restore(p skelSnap) {
 	s.from, s.fromPt = p.from, p.fromPt
 	s.rowOff, s.row, s.lineS = p.rowOff, p.row, p.lineS
 	s.cuts = p.cuts
+}
+
+// macroArgs reads a macro's arguments from the '(' at src[at] and returns
+// the offset after their ')', or 0 when a brace, a ';', a directive or the
+// end of the text comes first.
+func macroArgs(lx *lexer, src []byte, at int) int {
+	depth := 0
+	for off := at; ; {
+		k, n := lx.next(off)
+		if k == tEOF || k == tBad || k == tDirective || k == tPunct && (src[off] == '{' || src[off] == '}' || src[off] == ';') {
+			return 0
+		}
+		if k == tPunct && src[off] == '(' {
+			depth++
+		} else if k == tPunct && src[off] == ')' {
+			if depth--; depth == 0 {
+				return n
+			}
+		}
+		off = n
+	}
 }
