@@ -412,17 +412,7 @@ func rubyLiterals(src []byte, toks []rubyTok, cuts []piece) []piece {
 			if isIdentByte(lit[1]) {
 				d = 2
 			}
-			close := lit[d]
-			switch close {
-			case '(':
-				close = ')'
-			case '[':
-				close = ']'
-			case '{':
-				close = '}'
-			case '<':
-				close = '>'
-			}
+			close := percentCloser(lit[d])
 			if lit[len(lit)-1] == close { // not %r{…}i
 				a, b = d+1, len(lit)-1
 			}
@@ -929,20 +919,26 @@ func rubyInterp(lx *lexer, off int) int {
 	return -1
 }
 
+// percentCloser returns the delimiter that closes a %-literal opened by
+// open: the matching bracket, or open itself.
+func percentCloser(open byte) byte {
+	switch open {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	case '<':
+		return '>'
+	}
+	return open
+}
+
 // percentEnd returns the end of the %-literal whose delimiter is at off.
 func percentEnd(src []byte, off int) int {
 	open := src[off]
-	close := open
-	switch open {
-	case '(':
-		close = ')'
-	case '[':
-		close = ']'
-	case '{':
-		close = '}'
-	case '<':
-		close = '>'
-	}
+	close := percentCloser(open)
 	depth := 0
 	for i := off + 1; i < len(src); i++ {
 		switch c := src[i]; {
