@@ -189,6 +189,99 @@ const maxDescend = 48
 // definitions around them changed (the caller then queries the whole
 // tree).
 func (x *extractor) changedDefs(l *Language, old, tree ctree, src []byte, e sitter.EditInput, prev []def) (syms []def, ok bool) {
+	if syms, ok = x.changedDefsIn(l, old, tree, src, e, prev); ok {
+		return syms, true
+	}
+	// The definitions around the edit changed (a name typed in, a
+	// definition's start or end moved): the edit taken as the whole of
+	// the innermost definition of prev around it, then of the one
+	// around that, costs what those hold instead of the whole tree.
+	for range maxWiden {
+		w, ok := widenEdit(prev, src, e)
+		if !ok {
+			return nil, false
+		}
+		e = w
+		if syms, ok = x.changedDefsIn(l, old, tree, src, e, prev); ok {
+			return syms, true
+		}
+	}
+	return nil, false
+}
+
+// maxWiden is how many times changedDefs widens an edit to the definition
+// around it before it gives up.
+const maxWiden = 2
+
+// widenEdit returns e (an edit that turned the text of prev into src)
+// widened to the whole of the innermost definition of prev that holds it
+// (and is larger), as an edit of the same texts: the text outside it is
+// the same in both. ok is false when no definition holds e, or one is
+// not where prev says (positions past the text).
+func widenEdit(prev []def, src []byte, e sitter.EditInput) (w sitter.EditInput, ok bool) {
+	start := Pos{e.StartPoint.Row, e.StartPoint.Column}
+	oldEnd := Pos{e.OldEndPoint.Row, e.OldEndPoint.Column}
+	newEnd := Pos{e.NewEndPoint.Row, e.NewEndPoint.Column}
+	var best *def
+	for i := range prev {
+		d := &prev[i]
+		if posLess(start, d.Range.Start) || posLess(d.Range.End, oldEnd) || d.Range.Start == start && d.Range.End == oldEnd {
+			continue
+		}
+		if best == nil || !posLess(d.Range.Start, best.Range.Start) && !posLess(best.Range.End, d.Range.End) {
+			best = d
+		}
+	}
+	if best == nil {
+		return e, false
+	}
+	// The definition's start, before the edit: back from the edit's
+	// start, in text the edit left alone.
+	a := int(e.StartIndex)
+	for row := e.StartPoint.Row; row > best.Range.Start.Line; row-- {
+		k := bytes.LastIndexByte(src[:a], '\n')
+		if k < 0 {
+			return e, false
+		}
+		a = k
+	}
+	if best.Range.Start.Line < e.StartPoint.Row {
+		a++ // the line's start
+	} else {
+		a -= int(e.StartPoint.Column) // a line's start
+	}
+	a += int(best.Range.Start.Col)
+	// Its end, after the edit: forward from the edit's new end.
+	np := movePos(best.Range.End, oldEnd, newEnd)
+	c := int(e.NewEndIndex)
+	if np.Line == newEnd.Line {
+		c += int(np.Col - newEnd.Col)
+	} else {
+		for row := newEnd.Line; row < np.Line; row++ {
+			k := bytes.IndexByte(src[c:], '\n')
+			if k < 0 {
+				return e, false
+			}
+			c += k + 1
+		}
+		c += int(np.Col)
+	}
+	delta := int(e.NewEndIndex) - int(e.OldEndIndex)
+	if a < 0 || a > int(e.StartIndex) || c < int(e.NewEndIndex) || c > len(src) || c-delta < a {
+		return e, false
+	}
+	return sitter.EditInput{
+		StartIndex:  uint32(a),
+		OldEndIndex: uint32(c - delta),
+		NewEndIndex: uint32(c),
+		StartPoint:  sitter.Point{Row: best.Range.Start.Line, Column: best.Range.Start.Col},
+		OldEndPoint: sitter.Point{Row: best.Range.End.Line, Column: best.Range.End.Col},
+		NewEndPoint: sitter.Point{Row: np.Line, Column: np.Col},
+	}, true
+}
+
+// changedDefsIn is changedDefs for the edit e as it is.
+func (x *extractor) changedDefsIn(l *Language, old, tree ctree, src []byte, e sitter.EditInput, prev []def) (syms []def, ok bool) {
 	descend := uint32(maxDescend)
 	if l.maxDepth > 0 {
 		descend = 0 // definitions are near the root: its children are small

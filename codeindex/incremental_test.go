@@ -486,9 +486,12 @@ func checkChangedDefs(t *testing.T, x *extractor, name string, src []byte, rng *
 	prev := x.treeDefs(l, tree.root(), src)
 	for i := range edits {
 		var next []byte
-		if rng.IntN(3) == 0 {
+		switch {
+		case rng.IntN(4) == 0 && len(prev) > 0:
+			next = []byte(renameEdit(rng, string(src), prev))
+		case rng.IntN(3) == 0:
 			next = []byte(randomEdit(rng, string(src)))
-		} else {
+		default:
 			next = []byte(validEdit(rng, string(src)))
 		}
 		e := diffEdit(src, next)
@@ -512,6 +515,118 @@ func checkChangedDefs(t *testing.T, x *extractor, name string, src []byte, rng *
 	}
 	tree.close()
 	return total, ok
+}
+
+// TestChangedDefsRename: typing in a definition's name (a letter added at
+// its end, or deleted) changes only that definition's name, and the
+// containers of those in it: changedDefs queries the definition's part of
+// the tree (widenEdit), not the whole tree, and finds what a query of
+// the whole tree finds.
+func TestChangedDefsRename(t *testing.T) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no language archives")
+	}
+	x := newExtractor()
+	defer x.Close()
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := ar.Files[0]
+		l := LanguageFor(f.Name)
+		src := f.Data
+		tree, err := x.parseTree(l, src, ctree{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := x.treeDefs(l, tree.root(), src)
+		total, ok := 0, 0
+		for i := 0; i < len(prev); i++ {
+			text := string(src)
+			d := prev[i]
+			lines := lineOffsets(text)
+			c := lines[d.NameRange.End.Line] + int(d.NameRange.End.Col)
+			next := []byte(text[:c] + "z" + text[c:])
+			if i%2 == 1 && d.NameRange.End.Col > d.NameRange.Start.Col+1 {
+				next = []byte(text[:c-1] + text[c:]) // a letter deleted
+			}
+			e := diffEdit(src, next)
+			tree.edit(e)
+			nt, err := x.parseTree(l, next, tree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := x.treeDefs(l, nt.root(), next)
+			got, done := x.changedDefs(l, tree, nt, next, e, prev)
+			if !nt.hasError() {
+				total++
+				if done {
+					ok++
+				}
+			}
+			if done && fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s: %s renamed: changedDefs\n%v\nwhole tree\n%v", f.Name, d.Name, got, want)
+			}
+			tree.close()
+			tree, src, prev = nt, next, want
+		}
+		tree.close()
+		if ok < total*9/10 {
+			t.Errorf("%s: %d of %d renames queried the definition only", f.Name, ok, total)
+		}
+	}
+}
+
+// lineOffsets returns the offsets of the starts of the lines of text.
+func lineOffsets(text string) []int {
+	ls := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			ls = append(ls, i+1)
+		}
+	}
+	return ls
+}
+
+// renameEdit changes the name of one of defs, the definitions of text: a
+// keystroke at its end or start (a letter typed or deleted), the whole
+// name replaced, or a space or keyword typed into it.
+func renameEdit(rng *rand.Rand, text string, defs []def) string {
+	d := defs[rng.IntN(len(defs))]
+	off := func(p Pos) int {
+		o := 0
+		for range p.Line {
+			k := strings.IndexByte(text[o:], '\n')
+			if k < 0 {
+				return -1
+			}
+			o += k + 1
+		}
+		return o + int(p.Col)
+	}
+	a, c := off(d.NameRange.Start), off(d.NameRange.End)
+	if a < 0 || c < a || c > len(text) {
+		return text
+	}
+	switch rng.IntN(6) {
+	case 0:
+		return text[:c] + "x" + text[c:]
+	case 1:
+		if c-a > 1 {
+			return text[:c-1] + text[c:]
+		}
+		return text[:c] + "_" + text[c:]
+	case 2:
+		return text[:a] + "q" + text[a:]
+	case 3:
+		return text[:a] + "renamedName" + text[c:]
+	case 4:
+		return text[:c] + " " + text[c:]
+	default:
+		return text[:c] + snippets[15+rng.IntN(5)] + text[c:]
+	}
 }
 
 // checkNames checks the name table against the files: every symbol of
