@@ -234,6 +234,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 			}
 			word, f := sx.wordKw(src[off:e])
+			if sx.declNames && f&(kwContainer|kwDef) != 0 && !b.nameAfter(e) {
+				f = 0 // where T : class, delegate (x) { ... }
+			}
 			if sx.macros && paren == 0 {
 				if word == "pub" && (prev == ';' || prev == '}' || prev == '{') {
 					pubOff = off
@@ -634,6 +637,17 @@ func (b *bskel) useEnd(off int) int {
 		}
 		off = e
 	}
+}
+
+// nameAfter reports whether an identifier follows off (past spaces and
+// comments).
+func (b *bskel) nameAfter(off int) bool {
+	lx := b.lx
+	k, e := lx.next(off)
+	for k == tSpace || k == tComment {
+		k, e = lx.next(e)
+	}
+	return k == tIdent
 }
 
 // templateParams leaves out the contents of the C++ template parameter

@@ -71,9 +71,16 @@ type syntax struct {
 	// TypeScript type literals).
 	anyContainer []string
 	// identBrace: in a block that holds definitions, a brace right after
-	// an identifier holds definitions too (C# property accessors, Rust
-	// struct variants, Java enum constants with a body).
+	// an identifier holds definitions too (Rust struct variants, Java enum
+	// constants with a body). Not C#'s: there it opens a property's or an
+	// event's accessors, which define nothing (`int X {}` is a property
+	// still), or a method's body after a constraint (`where T : IFoo {`).
 	identBrace bool
+	// declNames: a container or def keyword declares something only when
+	// a name follows it (C#: `where T : class {` is a method's body,
+	// `delegate (x) { ... }` an anonymous method; `class C`, `delegate
+	// void D()` declare).
+	declNames bool
 	// anonClass: `new T(...) {` opens a class body (Java).
 	anonClass bool
 	// methods: `name(...) {` defines a method wherever it stands (object
@@ -223,8 +230,8 @@ var (
 	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true,
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
 	csharpSyntax = withC(syntax{generics: true, family: "csharp", preproc: true, triple: true, verbatim: true, body: bodyBrackets, parens: parensAny,
-		keep: strings.Fields("default sizeof checked unchecked stackalloc when is as out ref params public private protected internal static readonly async override virtual abstract sealed extern unsafe volatile const partial implicit explicit operator where var get set init add remove"), identBrace: true,
-		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}})
+		keep:       strings.Fields("default sizeof checked unchecked stackalloc when is as out ref params public private protected internal static readonly async override virtual abstract sealed extern unsafe volatile const partial implicit explicit operator where var get set init add remove"),
+		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true})
 	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
 	tsSyntax = withC(syntax{generics: true, family: "js", backtick: 't', regex: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true,

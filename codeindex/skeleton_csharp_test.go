@@ -1,0 +1,55 @@
+package codeindex
+
+import "testing"
+
+// TestSkeletonCSharpAccessors: the braces after a property's or an
+// event's name hold accessors, which define nothing: C#'s skeleton leaves
+// them out with their bodies (`int X {}` is a property still); an
+// anonymous method (`delegate (...) { ... }`) or a `class` constraint
+// (`where T : class {`) does not make the body around it one that holds a
+// definition; a delegate declared in a body of definitions stays.
+func TestSkeletonCSharpAccessors(t *testing.T) {
+	src := []byte(`using System;
+
+namespace N
+{
+    public delegate void Handler(object sender);
+
+    public class Box<T> where T : class
+    {
+        private T _value;
+        public event Handler Changed
+        {
+            add { _changed += value; }
+            remove { _changed -= value; }
+        }
+        public T Value
+        {
+            get { return _value; }
+            set
+            {
+                if (value == null)
+                    throw new ArgumentNullException();
+                _value = value;
+            }
+        }
+        public int Count { get; private set; } = 3;
+        public static U Make<U>() where U : class, new()
+        {
+            return new U();
+        }
+        public void Hook()
+        {
+            Changed += delegate(object sender) { Console.WriteLine(sender); };
+        }
+        private delegate int Counter(int n);
+        class Inner { int Depth { get { return 1; } } }
+    }
+}
+`)
+	l, x, skel := skeletonOf(t, "csharp", src)
+	skeletonCuts(t, skel, []string{"_changed +=", "return _value", "ArgumentNullException", "get;", "new U()", "Console.WriteLine", "return 1"},
+		[]string{"public delegate void Handler(", "private delegate int Counter(", "class Inner", "int Depth", "public int Count {} = 3;"})
+	skeletonFinds(t, l, x, src, "a.cs", []string{"Handler", "Box", "_value", "Value", "Count", "Make", "Hook", "Counter", "Inner", "Depth"})
+	sameAsFullParse(t, x, l, "a.cs", src)
+}
