@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentls/agentls/cmd/agentls/internal/hugeheap"
 	"github.com/agentls/agentls/registry"
 	"github.com/agentls/agentls/workspace"
 )
@@ -45,7 +44,6 @@ Example:
 
 func runCall(e *env, args []string) int {
 	shortLivedGC()
-	hugeheap.Again() // GOGC allows its garbage now
 	workspace.UseRawFileCalls()
 	fs := newFlags(e, "call", callSynopsis, callHelp)
 	dir := fs.String("C", ".", "the workspace `folder` the tool acts on")

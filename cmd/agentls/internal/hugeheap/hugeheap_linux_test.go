@@ -11,16 +11,17 @@ import (
 	"unsafe"
 )
 
-// TestMain, in a child started by TestAdvised, prints whether the memory
-// of a fresh heap allocation (of pages of its own, where the heap grows)
-// carries the hg (MADV_HUGEPAGE) VmFlag.
+// TestMain, in a child started by TestAdvised, prints whether three pieces
+// of the heap carry the hg (MADV_HUGEPAGE) VmFlag: the first memory the
+// runtime allocated (os.Args, made while it starts, before any package
+// init), a fresh allocation, and one from a chunk mapped after the start
+// (the heap grown by 8 MiB).
 func TestMain(m *testing.M) {
 	if os.Getenv("HUGEHEAP_CHILD") == "1" {
-		if os.Getenv("HUGEHEAP_AGAIN") == "1" {
-			Again()
-		}
-		p := uintptr(unsafe.Pointer(new([probeBytes]byte)))
-		fmt.Println(advised(p))
+		first := uintptr(unsafe.Pointer(unsafe.SliceData(os.Args)))
+		fresh := uintptr(unsafe.Pointer(new([128 << 10]byte)))
+		grown := make([]byte, 8<<20)
+		fmt.Println(advised(first), advised(fresh), advised(uintptr(unsafe.Pointer(&grown[len(grown)-1]))))
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -62,11 +63,10 @@ func TestAdvised(t *testing.T) {
 		env  string
 		want string
 	}{
-		{[]string{"call", "-C", "."}, "", "true"},
-		{[]string{"serve"}, "", "false"},
-		{[]string{"call"}, "GODEBUG=disablethp=1", "false"},
-		{[]string{"call", "-C", "."}, "HUGEHEAP_AGAIN=1", "true"},
-		{[]string{"serve"}, "HUGEHEAP_AGAIN=1", "false"},
+		{[]string{"call", "-C", "."}, "", "true true true"},
+		{[]string{"call"}, "GODEBUG=madvdontneed=1,disablethp=1", "false false false"},
+		{[]string{"serve"}, "", "false false false"},
+		{[]string{"-C", ".", "call"}, "", "false false false"},
 	} {
 		cmd := exec.Command(os.Args[0], tc.args...)
 		cmd.Env = append(os.Environ(), "HUGEHEAP_CHILD=1", tc.env)
