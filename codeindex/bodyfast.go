@@ -187,6 +187,15 @@ func hasCode(sx *syntax, src []byte, a, c int) bool {
 	return false
 }
 
+// openBody: an edit that leaves brackets open in a Ruby or Python body, closing none that it did not open, is taken too: the text a
+// keystroke leaves while a call is typed (`foo(`, `foo(1`) before its
+// closer. The file was read without syntax errors before (a stale buffer
+// takes no fast path) and now opens more than it closes, so its parse
+// has errors: a query parses it afresh (settle) and reads those of that
+// parse, the fast path's guess (the definitions as they were) only
+// spares the keystrokes the parse of a broken text (tree-sitter's error
+// recovery over the rest of the file, 50-90 ms in rdoc's markdown.rb).
+
 // maxFastBody is the largest body (bytes) the fast path reads again: a
 // larger one (a table of thousands of lines) costs more to read than the
 // parse it would spare.
@@ -266,7 +275,7 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 			return nil, false // the body's first token grows (`d` to `def`)
 		}
 		var ok bool
-		if last, _, ok = pyBodyRead(src, a, c, sp.indent); !ok || last < start {
+		if last, _, _, ok = pyBodyRead(src, a, c, sp.indent); !ok || last < start {
 			return nil, false
 		}
 	case pyBrackets:
@@ -341,8 +350,9 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 // rubyBodyOK reports whether src[a:c] reads as the body of a Ruby method
 // whose signature's line ends at a and whose `end` is at c: read alone,
 // as rubySkeleton reads a body, it closes nothing and holds nothing that
-// can define (def, class, module, a constant assigned), its brackets
-// match, nothing in it runs on past c (a string, a heredoc, a comment
+// can define (def, class, module, a constant assigned), each closing
+// bracket matches one opened in it (some may be left open: openBody),
+// nothing in it runs on past c (a string, a heredoc, a comment
 // before `end` on its line), and the `end` at c stays a keyword.
 func rubyBodyOK(src []byte, a, c int, scratch *skelOut) bool {
 	if a <= 0 || c <= a || c+3 > len(src) || src[a-1] != '\n' || string(src[c:c+3]) != "end" || c-a > maxFastBody {
@@ -412,7 +422,10 @@ func rubyBodyOK(src []byte, a, c int, scratch *skelOut) bool {
 		}
 		blocks.keyword(t)
 	}
-	return blocks.depth == 0 && len(brackets) == 0
+	// Brackets left open (`foo(`, its closer not typed yet): see
+	// openBody. (Not blocks: an `if` or `do` left open may take an end
+	// that closed something else, a text that parses without errors.)
+	return blocks.depth == 0
 }
 
 // pySpans returns the spans of a Python file that pythonSkeleton read
@@ -423,8 +436,8 @@ func pySpans(out *skelOut, src []byte) []bodySpan {
 	for _, b := range out.bodies {
 		// The least indentation of the body's lines: every line of
 		// the body is indented deeper than the def's.
-		if _, m, ok := pyBodyRead(src, b[0], b[1], 0); ok && m > 0 {
-			if _, _, ok := pyBodyRead(src, b[0], b[1], m); ok {
+		if _, m, open, ok := pyBodyRead(src, b[0], b[1], 0); ok && open == 0 && m > 0 {
+			if _, _, open, ok := pyBodyRead(src, b[0], b[1], m); ok && open == 0 {
 				spans = append(spans, bodySpan{a: b[0], c: b[1], kind: pyBody, indent: m})
 			}
 		}
@@ -506,14 +519,16 @@ func lineEnd(src []byte, off int) int {
 // pyBodyRead reads src[a:c] as the part of a Python function's body that
 // pythonSkeleton leaves out (from the end of a logical line, or of its
 // first token, to the end of the body's last token or comment): tokens
-// that end by c, brackets that match, no backslash continuing the last
-// line, and every line that starts in it (code or comment) indented by at
-// least indent and starting with no def, class, async or decorator. It
-// returns the end of its last token (or comment) and the least
-// indentation of the lines of code that start in it.
-func pyBodyRead(src []byte, a, c, indent int) (last, least int, ok bool) {
+// that end by c, every closing bracket matching one opened in it, no
+// backslash continuing the last line, and every line that starts in it
+// (code or comment) indented by at least indent and starting with no
+// def, class, async or decorator. It returns the end of its last token
+// (or comment), the least indentation of the lines of code that start in
+// it and the number of brackets left open at c (a call being typed: see
+// bodyFast).
+func pyBodyRead(src []byte, a, c, indent int) (last, least, open int, ok bool) {
 	if c-a > maxFastBody {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	lx := lexer{sx: pythonSyntax, src: src}
 	depth, cont, lineStart := 0, false, false
@@ -531,7 +546,7 @@ func pyBodyRead(src []byte, a, c, indent int) (last, least int, ok bool) {
 			continue
 		}
 		if k == tBad || k == tEOF || e > c {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		if lineStart {
 			lineStart = false
@@ -541,14 +556,14 @@ func pyBodyRead(src []byte, a, c, indent int) (last, least int, ok bool) {
 			}
 			in := off - ls
 			if in < indent {
-				return 0, 0, false
+				return 0, 0, 0, false
 			}
 			if k != tComment && (least < 0 || in < least) {
 				least = in
 			}
 			switch string(src[off:e]) {
 			case "def", "class", "async", "@":
-				return 0, 0, false
+				return 0, 0, 0, false
 			}
 		}
 		if k == tPunct {
@@ -557,7 +572,7 @@ func pyBodyRead(src []byte, a, c, indent int) (last, least int, ok bool) {
 				depth++
 			case ')', ']', '}':
 				if depth--; depth < 0 {
-					return 0, 0, false
+					return 0, 0, 0, false
 				}
 			case '\\':
 				cont = true
@@ -565,7 +580,7 @@ func pyBodyRead(src []byte, a, c, indent int) (last, least int, ok bool) {
 		}
 		last, off = e, e
 	}
-	return last, least, depth == 0 && !cont && last >= 0
+	return last, least, depth, !cont && last >= 0
 }
 
 // pyBracketsOK reports whether src[a:c], the contents of brackets, reads

@@ -403,3 +403,63 @@ func TestBodyFastPython(t *testing.T) {
 		{strings.Replace(strings.Replace(notes, "the f", "the f(x)\n    def g(self): pass", 1), "Notes", "Notes!", 1), false},
 	})
 }
+
+// TestBodyFastOpenBrackets: a call typed in a Ruby or Python body,
+// letter by letter, defers the parse at every keystroke, its brackets
+// left open too (the text then parses with errors: what a query reads
+// is a fresh parse's, settle's); a closing bracket that matches none
+// opened in the body, or a Ruby block left open, does not.
+func TestBodyFastOpenBrackets(t *testing.T) {
+	for _, c := range []struct{ name, head, tail, call string }{
+		{"a.rb", "class A\n  def f(x)\n    y = x", "\n    y\n  end\n\n  def g\n    1\n  end\nend\n", "\n    z = foo(x, [1, 2])"},
+		{"a.py", "class A:\n    def f(self, x):\n        y = x", "\n        return y\n\n    def g(self):\n        return 1\n", "\n        z = foo(x, [1, 2])"},
+	} {
+		l := LanguageFor(c.name)
+		// Typed up to the brackets left open, and to the end; then a
+		// query.
+		for _, upTo := range []int{strings.Index(c.call, "["), len(c.call)} {
+			ix := emptyIndex(t)
+			x := newExtractor()
+			if err := ix.UpdateBuffer(c.name, 1, c.head+c.tail); err != nil {
+				t.Fatal(err)
+			}
+			text := ""
+			for i := 1; i <= upTo; i++ {
+				text = c.head + c.call[:i] + c.tail
+				if err := ix.UpdateBuffer(c.name, int32(i+1), text); err != nil {
+					t.Fatal(err)
+				}
+				ix.bufMu.Lock()
+				pending := ix.buffers[c.name].pending
+				ix.bufMu.Unlock()
+				if !pending {
+					t.Errorf("%s: %q typed: the parse was not deferred", c.name, c.call[:i])
+				}
+			}
+			tree, err := x.parseTree(l, []byte(text), ctree{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if broken := tree.hasError(); broken != (upTo < len(c.call)) {
+				t.Errorf("%s: %q typed: syntax errors %v", c.name, c.call[:upTo], broken)
+			}
+			want := fmt.Sprint(x.treeDefs(l, tree.root(), []byte(text)))
+			tree.close()
+			ix.settle()
+			ix.bufMu.Lock()
+			got := fmt.Sprint(ix.buffers[c.name].syms)
+			ix.bufMu.Unlock()
+			if got != want {
+				t.Errorf("%s: %q typed: definitions after settle\n%s\nfresh parse\n%s", c.name, c.call[:upTo], got, want)
+			}
+			x.Close()
+		}
+	}
+	ruby := "class A\n  def f(x)\n    y = x\n    y\n  end\n\n  def g\n    1\n  end\nend\n"
+	checkFastSteps(t, "b.rb", []fastStep{
+		{ruby, false},
+		{strings.Replace(ruby, "    y\n  end", "    y)\n  end", 1), false}, // a closer that matches nothing
+		{ruby, false}, // (back)
+		{strings.Replace(ruby, "y = x\n", "y = x\n  if y\n", 1) + "\n", false}, // a block left open
+	})
+}
