@@ -233,6 +233,13 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					continue
 				}
 			}
+			if sx.usings && paren == 0 && inContainer && (prev == ';' || prev == '{' || prev == '}') && e-off == 5 && string(src[off:e]) == "using" {
+				if semi := b.usingEnd(e); semi > 0 {
+					b.cut(off, semi+1)
+					off = semi + 1
+					continue
+				}
+			}
 			word, f := sx.wordKw(src[off:e])
 			if sx.declNames && f&(kwContainer|kwDef) != 0 && !b.nameAfter(e) {
 				f = 0 // where T : class, delegate (x) { ... }
@@ -631,6 +638,33 @@ func (b *bskel) useEnd(off int) int {
 				default:
 					return -1
 				}
+			}
+		default:
+			return -1
+		}
+		off = e
+	}
+}
+
+// usingEnd returns the offset of the ';' that ends the C# using
+// directive whose keyword ends at off, or -1 when what follows is not a
+// plain name or alias (identifiers, '.', '::', '=', type arguments,
+// comments): not `using (...)` nor one with a directive inside.
+func (b *bskel) usingEnd(off int) int {
+	for {
+		k, e := b.lx.next(off)
+		switch k {
+		case tSpace, tComment, tIdent:
+		case tPunct:
+			switch b.src[off] {
+			case ';':
+				return off
+			case '.', ':', '=', '<', '>', ',', '?', '[', ']':
+				if e-off > 1 { // =>
+					return -1
+				}
+			default:
+				return -1
 			}
 		default:
 			return -1

@@ -53,3 +53,43 @@ namespace N
 	skeletonFinds(t, l, x, src, "a.cs", []string{"Handler", "Box", "_value", "Value", "Count", "Make", "Hook", "Counter", "Inner", "Depth"})
 	sameAsFullParse(t, x, l, "a.cs", src)
 }
+
+// TestSkeletonCSharpUsings: C#'s skeleton leaves out using directives
+// whole (plain names, aliases, `using static`, with comments), at a file's
+// top and in a namespace; `global using` and anything not a plain name
+// stay.
+func TestSkeletonCSharpUsings(t *testing.T) {
+	src := []byte(`using System;
+using System.Collections.Generic; // lists
+#if NET20
+using Newtonsoft.Json.Utilities.LinqBridge;
+#else
+using System.Linq;
+#endif
+using static System.Math;
+using Map = System.Collections.Generic.Dictionary<string, int?>;
+global using Kept.Name;
+
+namespace N
+{
+    using Inner.Space;
+    using Alias = global::Other.Type;
+
+    public class C
+    {
+        public void Use()
+        {
+            using (var f = Open())
+            {
+                f.Close();
+            }
+        }
+    }
+}
+`)
+	l, x, skel := skeletonOf(t, "csharp", src)
+	skeletonCuts(t, skel, []string{"using System", "Generic", "lists", "LinqBridge", "Linq;", "Math", "Map", "Inner.Space", "Alias", "Open()"},
+		[]string{"#if NET20", "#else", "#endif", "global using Kept.Name;", "namespace N", "public class C", "void Use()"})
+	skeletonFinds(t, l, x, src, "a.cs", []string{"N", "C", "Use"})
+	sameAsFullParse(t, x, l, "a.cs", src)
+}
