@@ -90,7 +90,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		tokN                int
 		eqTok, eqParen      = -10, -1
 		macroTok            = -10 // the token after a Rust macro's `name!`
-		pubOff              = -1  // Rust: the offset of the last `pub` that starts an item
+		macroStart          = -1  // where that macro's name starts, when it starts an item or a statement
+		macroSnap           skelSnap
+		implHead            bool // Rust: in the header of an impl item, before its body
+		implTok             int  // the token after its `impl`
+		pubOff              = -1 // Rust: the offset of the last `pub` that starts an item
 		macroWord           string
 		tail                [2][2]int // macros left out after the last group closed (macroAttr)
 		tailN               int
@@ -245,25 +249,64 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				f = 0 // where T : class, delegate (x) { ... }
 			}
 			if sx.macros && paren == 0 {
-				if word == "pub" && (prev == ';' || prev == '}' || prev == '{') {
-					pubOff = off
-				} else if e-off == 3 && string(src[off:e]) == "use" {
-					// A Rust use declaration defines nothing: it goes
-					// (with its pub or pub(...)), its ';' stays.
-					start := -1
-					switch {
-					case prev == ';' || prev == '}' || prev == '{':
-						start = off
-					case pubOff >= 0 && (prev == 'i' && prevWord == "pub" && len(bytes.TrimLeft(src[pubOff+3:off], " \t\r\n")) == 0 ||
-						prev == ')' && last.name == "pub" && last.paren == 0 && last.open > pubOff && len(bytes.TrimLeft(src[pubOff+3:last.open], " \t\r\n")) == 0):
-						start = pubOff
+				// start: where the Rust item whose first word (after its
+				// pub or pub(...)) is at off starts, or -1 when the word
+				// does not start an item.
+				start := -1
+				switch {
+				case prev == ';' || prev == '}' || prev == '{':
+					start = off
+				case pubOff >= 0 && (prev == 'i' && prevWord == "pub" && len(bytes.TrimLeft(src[pubOff+3:off], " \t\r\n")) == 0 ||
+					prev == ')' && last.name == "pub" && last.paren == 0 && last.open > pubOff && len(bytes.TrimLeft(src[pubOff+3:last.open], " \t\r\n")) == 0):
+					start = pubOff
+				}
+				switch string(src[off:e]) {
+				case "pub":
+					if prev == ';' || prev == '}' || prev == '{' {
+						pubOff = off
 					}
+				case "use":
+					// A use declaration defines nothing: it goes (with
+					// its pub or pub(...)), its ';' stays.
 					if start >= 0 {
 						if semi := b.useEnd(e); semi > 0 {
 							b.cut(start, semi)
 							off = semi
 							continue
 						}
+					}
+				case "macro":
+					// A macro of Rust 2.0 (`pub macro m($x:expr) {...}`,
+					// `macro m { (...) => {...}, }`): the grammar knows
+					// none and takes it for an error, which may hide the
+					// items after it; it defines nothing the grammar
+					// reads, and goes whole.
+					if start >= 0 {
+						if end := b.macro2End(e); end > 0 {
+							b.cut(start, end)
+							off = end
+							push('}', "") // an item ended
+							continue
+						}
+					}
+				case "auto":
+					// `pub unsafe auto trait Send {}`: the grammar knows
+					// no auto trait; the parser sees `pub unsafe trait
+					// Send {}`.
+					if k2, n2 := b.lx.next(e); (start >= 0 || prev == 'i' && prevWord == "unsafe") && k2 == tSpace {
+						if k3, n3 := b.lx.next(n2); k3 == tIdent && string(src[n2:n3]) == "trait" {
+							b.cut(off, n2)
+							off = n2
+							continue
+						}
+					}
+				case "const":
+					// `impl<T> const Default for T`: the grammar knows no
+					// const impl; the parser sees `impl Default for T`.
+					if implHead && (tokN == implTok || tokN == implTok+1 && prev == '>') {
+						b.cut(off, e)
+						off = e
+						continue
 					}
 				}
 			}
@@ -273,6 +316,28 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			if f&kwDef != 0 && declStart(prev, src, off) && (word != "using" || b.aliasDecl(e)) {
 				setDefs()
+			}
+			if sx.macros && paren == 0 && (word == "const" || word == "static") && (prev == ';' || prev == '}' || prev == '{' ||
+				prev == 'i' && prevWord == "pub" || prev == ')' && last.name == "pub" && last.paren == 0) {
+				// A Rust const or static item: its value goes.
+				if from, to := b.constValue(e); from > 0 {
+					b.cut(from, to)
+					push('i', word)
+					off = to
+					continue
+				}
+			}
+			if sx.macros && paren == 0 && word == "impl" && (prev == ';' || prev == '}' || prev == '{' || prev == 'i' && prevWord == "unsafe") {
+				implHead, implTok = true, tokN+1
+			}
+			if sx.macros && paren == 0 && headAngle == 0 && word == "where" && head&kwContainer != 0 && head&kwFunc == 0 {
+				// The where clause of a Rust impl, struct, enum, union or
+				// trait: it goes, up to the body or the ';'.
+				if end := b.whereEnd(e); end > 0 {
+					b.cut(off, end)
+					off = end
+					continue
+				}
 			}
 			if word == "new" {
 				pendingNew = true
@@ -334,6 +399,28 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if b.fail {
 				return close, defs
 			}
+			end, semi := 0, false
+			if macroStart >= 0 && tokN == macroTok {
+				// An item or a statement that is a macro's invocation
+				// (`thread_local! {...}`, `assert!(x);`): it goes whole,
+				// with its ';' (not `m!(x).unwrap();`).
+				if end, semi = b.macroStmtEnd(close + 1); end < 0 {
+					macroStart = -1
+				}
+			}
+			if macroStart >= 0 && tokN == macroTok {
+				b.restore(macroSnap)
+				b.cut(macroStart, end)
+				macroStart = -1
+				off = end
+				b.lx.operand = true
+				if semi {
+					push(';', "")
+				} else {
+					push('}', "")
+				}
+				continue
+			}
 			b.restore(snap)
 			if close > e {
 				b.cut(e, close)
@@ -362,11 +449,29 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				continue
 			}
 		}
+		if c == '!' && sx.macros && implHead && (tokN == implTok || tokN == implTok+1 && prev == '>') {
+			// `impl !Send for T {}`: the grammar knows no negative impl;
+			// the parser sees `impl Send for T {}`.
+			b.cut(off, e)
+			off = e
+			continue
+		}
 		if c == '!' && sx.macros && off > 0 && isIdentByte(src[off-1]) {
 			macroTok, macroWord = tokN+1, prevWord
+			macroStart = -1
+			if paren == 0 && prev == 'i' && prevWord != "macro_rules" && (prev2 == ';' || prev2 == '{' || prev2 == '}') {
+				macroStart = off - 1
+				for macroStart > 0 && isIdentByte(src[macroStart-1]) {
+					macroStart--
+				}
+				macroSnap = b.save()
+			}
 		}
 		switch c {
 		case '{':
+			if paren == 0 {
+				implHead = false
+			}
 			container := false
 			switch {
 			case paren == 0 && head&kwFunc != 0 && (funcFirst || head&kwAny == 0):
@@ -393,6 +498,14 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			funcBody := paren == 0 && !container && !stmtEq && (prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')')
 			initBrace := init.colon > 0 && (prev == 'i' || prev == '>') // m_{x} among member initializers
 			b.enum = container && headEnum && sx.anonClass
+			if sx.macros && !container && ret.from > 0 && paren == 0 && headAngle == 0 && head&kwFunc != 0 && funcFirst {
+				// A Rust fn's body: what stands between its parameters and
+				// it (a return type, a where clause) goes, whether the
+				// body stays or not.
+				b.restore(ret.snap)
+				b.cut(ret.from, off)
+				ret.from = 0
+			}
 			snap := b.save()
 			close, inner := b.block(e, '}', container)
 			if b.fail {
@@ -420,9 +533,6 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					for _, t := range tail[:tailN] {
 						b.cut(t[0], t[1])
 					}
-				} else if ret.from > 0 && paren == 0 && head&kwFunc != 0 && funcFirst {
-					b.restore(ret.snap)
-					b.cut(ret.from, off)
 				} else {
 					b.restore(snap)
 				}
@@ -540,6 +650,21 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					continue
 				}
 			}
+			if sx.macros && paren == 0 && prev == 'i' && (prevWord == "impl" && implHead || prevWord == "~" && (implHead && prev2 != ':' || prev2 == 'i' && rustGenerics[prev2Word])) {
+				// Rust: the type parameters of an item (fn f<T>, struct
+				// S<'a, T: 'a>, impl<T>) and the type arguments of the
+				// plain names in an impl's header (impl Iterator for
+				// Iter<'a, T>: the query takes Iter either way; not those
+				// of io::Lock<'a>, which it takes only without them) go
+				// whole; they hold no definition, and the names and ends
+				// of the items stay.
+				if end := b.angleEnd(off); end > 0 {
+					b.cut(off, end+1)
+					push('>', "")
+					off = end + 1
+					continue
+				}
+			}
 			genericEq = tokN == eqTok+1
 			if paren == 0 && (head&kwContainer != 0 || sx.macros && head&kwFunc != 0) && sx.generics {
 				headAngle++
@@ -549,6 +674,12 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				headAngle--
 			}
 		case ';':
+			if sx.macros && paren == 0 && ret.from > 0 && head&kwFunc != 0 && funcFirst && !stmtEq && headAngle == 0 {
+				// A Rust fn's signature without a body (in a trait): its
+				// return type and where clause go, the ';' stays.
+				b.restore(ret.snap)
+				b.cut(ret.from, off)
+			}
 			if lastBody && prev == '}' && inContainer && paren == 0 && sx.parens == parensBody {
 				// f() {}; in a class: the grammar takes the ';' for an
 				// error.
@@ -566,6 +697,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				stmt.start = -1
 			}
 			if paren == 0 {
+				implHead = false
 				head, headBlocked, headAngle = 0, false, 0
 				stmtEq, headEnum, enumConsts = false, false, false
 				init.colon = 0

@@ -599,9 +599,10 @@ func TestSkeletonRubyLiterals(t *testing.T) {
 }
 
 // TestSkeletonRustItems: Rust's skeleton leaves out attributes, the
-// parameters of `fn new` (new is no keyword in Rust) and what stands
-// between a fn's parameters and its body (return type, where clause),
-// and finds what a full parse finds.
+// parameters of `fn new` (new is no keyword in Rust), what stands
+// between a fn's parameters and its body or its ';' (return type, where
+// clause), type parameters, where clauses and the type arguments of an
+// impl's header, and finds what a full parse finds.
 func TestSkeletonRustItems(t *testing.T) {
 	src := []byte(`#![allow(dead_code)]
 use std::fmt;
@@ -643,7 +644,8 @@ pub trait Shape {
 }
 `)
 	l, x, skel := skeletonOf(t, "rust", src)
-	skeletonCuts(t, skel, []string{"#[", "#!", "slice: &", "-> Self", "-> impl", "-> fmt::Result", "where Self"}, []string{"fn area(", "-> f64;", "Generator<Return = ()> + Unpin>"})
+	skeletonCuts(t, skel, []string{"#[", "#!", "slice: &", "-> Self", "-> impl", "-> fmt::Result", "where Self", "-> f64", "Generator<Return", "<'a, T: 'a, P>", "<T: fmt::Debug, P>", "where\n", "Split<"},
+		[]string{"fn area();", "pub struct Split {", "impl Split {", "impl fmt::Debug for Split", "pub trait Shape {"})
 	full := sameAsFullParse(t, x, l, "a.rs", src)
 	if len(full) < 8 {
 		t.Errorf("%d definitions: %v", len(full), full)

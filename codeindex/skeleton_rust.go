@@ -1,0 +1,216 @@
+package codeindex
+
+// Rust's parts of the brace skeleton (bracketSkeleton with rustSyntax).
+
+// rustItemWords are the words that may start a Rust item, or a definition
+// the grammar finds in an expression (a value holding one of them keeps
+// its text: constValue).
+var rustItemWords = words("fn struct enum union trait type const static mod impl macro_rules macro extern use")
+
+// constValue reads the Rust const or static item whose keyword ends at
+// off (`const N: usize = 4 * 1024;`, `static mut X: T = T::new();`) and
+// returns where its value goes from and to: from the end of its type to
+// its ';' (the parser sees `const N: usize;`, which the grammar reads as
+// the same item, ending at the same ';'). It returns -1, -1 when the item
+// is not of that shape (a const fn, no type, no value, a token the lexer
+// cannot read) or its value holds a word that may define something (a
+// block with an item in it is kept whole).
+func (b *bskel) constValue(off int) (from, to int) {
+	src := b.src
+	next := b.nextTok
+	// [mut] name ':'
+	k, at, e := next(off)
+	if k == tIdent && string(src[at:e]) == "mut" {
+		k, at, e = next(e)
+	}
+	if k != tIdent || rustItemWords[string(src[at:e])] {
+		return -1, -1
+	}
+	if k, at, e = next(e); k != tPunct || src[at] != ':' || e < len(src) && src[e] == ':' {
+		return -1, -1
+	}
+	// The type, up to '=' outside brackets (<Item = T> is in one).
+	depth, last := 0, -1
+	for from = -1; from < 0; {
+		if k, at, e = next(e); k == tBad || k == tEOF || k == tDirective {
+			return -1, -1
+		}
+		if k == tPunct && e-at == 1 {
+			switch src[at] {
+			case '(', '[', '{', '<':
+				depth++
+			case ')', ']', '}', '>':
+				if depth--; depth < 0 {
+					return -1, -1
+				}
+			case ';':
+				if depth == 0 {
+					return -1, -1 // no value
+				}
+			case '=':
+				if depth == 0 {
+					if last < 0 {
+						return -1, -1
+					}
+					from = last
+					continue
+				}
+			}
+		}
+		last = e
+	}
+	// The value, up to ';' outside brackets.
+	depth = 0
+	for star := false; ; star = k == tPunct && src[at] == '*' {
+		if k, at, e = next(e); k == tBad || k == tEOF || k == tDirective {
+			return -1, -1
+		}
+		switch {
+		case k == tIdent:
+			// (not the const of a pointer type, *const T, nor a
+			// lifetime, &'static T)
+			if rustItemWords[string(src[at:e])] && src[at-1] != '\'' && !(star && string(src[at:e]) == "const") {
+				return -1, -1
+			}
+		case k == tPunct && e-at == 1:
+			switch src[at] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth--; depth < 0 {
+					return -1, -1
+				}
+			case ';':
+				if depth == 0 {
+					return from, at
+				}
+			}
+		}
+	}
+}
+
+// macroStmtEnd returns where a Rust macro invocation that starts an item
+// or a statement and ends at off ends with what follows it: after its ';'
+// (semi) when one follows, else at off when an item, a statement or the
+// end of the block follows; or -1 when the invocation is part of an
+// expression (`m!(x).unwrap()`, `m!(x)?`, `m!(x) as u8`).
+func (b *bskel) macroStmtEnd(off int) (end int, semi bool) {
+	at := off
+	k, e := b.lx.next(at)
+	for k == tSpace || k == tComment {
+		at = e
+		k, e = b.lx.next(at)
+	}
+	switch {
+	case k == tPunct && b.src[at] == ';':
+		return e, true
+	case k == tEOF || k == tIdent && string(b.src[at:e]) != "as" || k == tPunct && (b.src[at] == '}' || b.src[at] == '#'):
+		return off, false
+	}
+	return -1, false
+}
+
+// rustGenerics are the Rust keywords whose item's name may be followed by
+// type parameters.
+var rustGenerics = words("fn struct enum union trait type")
+
+// whereEnd returns the offset of the '{' or ';' that ends the Rust where
+// clause whose keyword ends at off (outside brackets: [u8; N]: Sized has
+// its own), or -1.
+func (b *bskel) whereEnd(off int) int {
+	src := b.src
+	depth := 0
+	for {
+		k, e := b.lx.next(off)
+		switch k {
+		case tBad, tEOF:
+			return -1
+		case tPunct:
+			if e-off > 1 {
+				break // an arrow
+			}
+			switch src[off] {
+			case '(', '[', '<':
+				depth++
+			case ')', ']', '>':
+				if depth--; depth < 0 {
+					return -1
+				}
+			case '{':
+				if depth == 0 {
+					return off
+				}
+				depth++
+			case '}':
+				if depth--; depth < 0 {
+					return -1
+				}
+			case ';':
+				if depth == 0 {
+					return off
+				}
+			}
+		}
+		off = e
+	}
+}
+
+// macro2End returns the end of the Rust 2.0 macro whose keyword `macro`
+// ends at off: its name, then its parameters and body (`m($x:expr) {...}`)
+// or its rules (`m { ... }`), brackets balanced; or -1.
+func (b *bskel) macro2End(off int) int {
+	src := b.src
+	k, _, e := b.nextTok(off)
+	if k != tIdent {
+		return -1
+	}
+	k, at, _ := b.nextTok(e)
+	if k == tPunct && src[at] == '(' {
+		params := b.groupEnd(at)
+		if params < 0 {
+			return -1
+		}
+		k, at, _ = b.nextTok(params)
+	}
+	if k != tPunct || src[at] != '{' {
+		return -1
+	}
+	return b.groupEnd(at)
+}
+
+// nextTok returns the next token from off past blanks and comments: its
+// kind, start and end.
+func (b *bskel) nextTok(off int) (k tokKind, at, e int) {
+	k, e = b.lx.next(off)
+	for k == tSpace || k == tComment {
+		off = e
+		k, e = b.lx.next(off)
+	}
+	return k, off, e
+}
+
+// groupEnd returns the offset after the bracket that closes the one at
+// off (brackets of every kind counted, by the lexer), or -1.
+func (b *bskel) groupEnd(off int) int {
+	depth := 0
+	for {
+		k, e := b.lx.next(off)
+		switch k {
+		case tBad, tEOF:
+			return -1
+		case tPunct:
+			if e-off > 1 {
+				break // an arrow
+			}
+			switch b.src[off] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth--; depth == 0 {
+					return e
+				}
+			}
+		}
+		off = e
+	}
+}

@@ -1,0 +1,125 @@
+package codeindex
+
+import "testing"
+
+// TestSkeletonRustConstValues: the values of Rust const and static items
+// go (the parser sees `const N: usize;`, the same item to the grammar,
+// ending at the same ';'); a value holding a word that may define
+// something stays, and the skeleton finds what a full parse finds.
+func TestSkeletonRustConstValues(t *testing.T) {
+	src := []byte(`pub const ERROR_SUCCESS: DWORD = 0;
+pub(crate) const TABLE: [u8; 4] = [1, 2, 3, 4];
+static mut COUNTER: AtomicUsize = AtomicUsize::new(0);
+const NAME: &'static str = "name; with a semicolon"; // a comment
+const PTR: *const u8 = 0 as *const u8;
+const ITER: Option<Box<dyn Iterator<Item = u8>>> = None;
+const F: fn(u8) -> u8 = double;
+#[doc(hidden)]
+pub const fn double(x: u8) -> u8 { x * 2 }
+const WITH_ITEM: u8 = { const INNER: u8 = 3; INNER };
+const BLOCK: usize = { fn helper() -> usize { 1 } helper() };
+const _: () = assert!(1 < 2);
+pub struct S;
+impl S {
+    pub const MAX: usize = 1 << 10;
+}
+trait T { const N: usize; const D: u8 = 7; }
+fn body() { struct Local; const IN_FN: u32 = 0x10; }
+`)
+	l, x, skel := skeletonOf(t, "rust", src)
+	skeletonCuts(t, skel, []string{"= 0;", "[1, 2", "AtomicUsize::new", "with a semicolon", "0 as", "= None", "= double", "1 << 10", "0x10", "= 7", "assert!"},
+		[]string{"pub const ERROR_SUCCESS: DWORD;", "pub(crate) const TABLE: [u8; 4];", "static mut COUNTER: AtomicUsize;", "const NAME: &'static str;",
+			"const PTR: *const u8;", "const ITER: Option<Box<dyn Iterator<Item = u8>>>;", "const F: fn(u8) -> u8;", "const INNER: u8;", "fn helper()", "const N: usize;", "const IN_FN: u32;"})
+	sameAsFullParse(t, x, l, "a.rs", src)
+	skeletonFinds(t, l, x, src, "a.rs", []string{"ERROR_SUCCESS", "TABLE", "COUNTER", "NAME", "PTR", "ITER", "F", "double", "WITH_ITEM", "INNER", "BLOCK", "helper", "S", "MAX", "N", "D", "Local", "IN_FN"})
+}
+
+// TestSkeletonRustMacroStatements: an item or a statement that is one
+// macro invocation goes whole, with its ';' (not macro_rules!, not an
+// invocation by a path, nor one that an expression goes on from), and
+// the skeleton finds what a full parse finds.
+func TestSkeletonRustMacroStatements(t *testing.T) {
+	src := []byte(`macro_rules! square { ($x:expr) => { $x * $x }; }
+thread_local! { static LOCAL: u8 = 0; }
+lazy_static::lazy_static! { static ref X: u8 = 1; }
+impl_eq! { String, str }
+impl_eq!(String, &'a str);
+#[cfg(test)]
+mod tests {
+    fn main() {
+        struct Kept;
+        assert!(square!(2) == 4);
+        println!("{}", 1) ;
+        let v = vec![1, 2, 3];
+        format!("{}", 2).len();
+        m!(x) as u8;
+        debug_assert!(true)
+    }
+}
+`)
+	l, x, skel := skeletonOf(t, "rust", src)
+	skeletonCuts(t, skel, []string{"thread_local", "impl_eq", "assert!", "println", "LOCAL", "debug_assert"},
+		[]string{"macro_rules! square", "lazy_static::lazy_static! {}", "vec!", "format!", "as u8", "struct Kept;"})
+	sameAsFullParse(t, x, l, "a.rs", src)
+	skeletonFinds(t, l, x, src, "a.rs", []string{"square", "tests", "main", "Kept"})
+}
+
+// TestSkeletonRustGenerics: type parameters, where clauses and the type
+// arguments of plain names in an impl's header go (those of a path stay:
+// the query takes `io::Lock` as an impl's type, not `io::Lock<'a>`), and
+// a fn signature's return type and where clause go up to its ';'.
+func TestSkeletonRustGenerics(t *testing.T) {
+	src := []byte(`enum E<T> where T: Copy { A(T), B { x: T } }
+struct W<T>(T) where T: Copy;
+pub trait Tr<T>: Sized where Self: Copy {
+    fn m<U>(&self, u: U) -> U where U: Copy;
+    fn n(&self) -> Option<Vec<[u8; 4]>>;
+}
+type Alias<T> = Vec<T>;
+union U<T: Copy> { a: T }
+impl<T: Copy> Tr<T> for W<T> where T: Copy {
+    fn m<U>(&self, u: U) -> U where U: Copy { u }
+    fn n(&self) -> Option<Vec<[u8; 4]>> { None }
+}
+impl<'a> Tr<u8> for io::Lock<'a> {
+    fn m<U: Fn() -> u8>(&self, u: U) -> U { u }
+}
+fn free<F>(f: F) -> impl Iterator<Item = u8> where F: Fn(u8) -> bool { std::iter::empty() }
+`)
+	l, x, skel := skeletonOf(t, "rust", src)
+	skeletonCuts(t, skel, []string{"E<T>", "W<T>", "Tr<T>", "Alias<T>", "<U>", "impl<'a>", "Tr<u8>", "where", "-> U", "-> Option", "<T: Copy>", "Fn() -> u8", "Item = u8"},
+		[]string{"enum E {", "struct W(", "pub trait Tr: Sized {", "fn m();", "fn n();", "type Alias = Vec<T>;", "union U {", "impl Tr for W", "impl Tr for io::Lock<'a> {", "fn free(){}"})
+	sameAsFullParse(t, x, l, "a.rs", src)
+	skeletonFinds(t, l, x, src, "a.rs", []string{"E", "A", "B", "x", "W", "Tr", "m", "n", "Alias", "U", "a", "free"})
+}
+
+// TestSkeletonRustUnstable: syntax of the standard library's unstable
+// features that the grammar does not know (macros 2.0, auto traits, const
+// and negative impls) would be an error in the parse, which may hide the
+// items after it: the skeleton leaves out the macros and the words the
+// grammar does not know, parses without error and finds every item.
+func TestSkeletonRustUnstable(t *testing.T) {
+	src := []byte(`#[rustc_builtin_macro]
+pub macro Clone($item:item) {
+    /* compiler built-in */
+}
+pub(crate) macro const_error {
+    ($kind:expr, $msg:expr $(,)?) => { $crate::Error::new($kind, $msg) },
+}
+pub unsafe auto trait Send {}
+pub auto trait UnwindSafe {}
+impl<T: ?Sized> !Send for *const T {}
+impl !Sync for Cell {}
+impl<T> const Default for Box<T> {
+    fn default() -> Self { Box::new(T::default()) }
+}
+impl const From<u8> for u32 {
+    fn from(x: u8) -> u32 { x as u32 }
+}
+pub fn after() {}
+`)
+	l, x, skel := skeletonOf(t, "rust", src)
+	skeletonCuts(t, skel, []string{"macro", "auto", "!Send", "!Sync", "const Default", "const From"},
+		[]string{"pub unsafe trait Send {}", "pub trait UnwindSafe {}", "impl Send for *const T {}", " Default for Box {", " From for u32 {", "pub fn after(){}"})
+	skeletonFinds(t, l, x, src, "a.rs", []string{"Send", "UnwindSafe", "default", "from", "after"})
+}
