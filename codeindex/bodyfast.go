@@ -157,6 +157,53 @@ func commentsOnly(sx *syntax, src []byte, a, c int) bool {
 	return off == c
 }
 
+// openBraceBody reports whether src[a:c], the contents of braces, reads
+// as a body the skeleton leaves out but for brackets left open in it
+// (openBody): every closing bracket matches one opened in it, at least
+// one is open at c, and the text with the open ones closed at its end
+// reads as such a body (bodyRead).
+func openBraceBody(sx *syntax, src []byte, a, c int) bool {
+	if c-a > maxFastBody {
+		return false
+	}
+	lx := lexer{sx: sx, src: src}
+	var stack []byte
+	for off := a; off < c; {
+		k, e := lx.next(off)
+		switch k {
+		case tBad, tEOF:
+			return false
+		case tPunct:
+			var ok bool
+			if stack, ok = pairBracket(stack, src[off]); !ok {
+				return false
+			}
+		}
+		if e > c {
+			return false // a string or comment running on past the body
+		}
+		off = e
+	}
+	if len(stack) == 0 {
+		return false
+	}
+	text := make([]byte, 0, c-a+len(stack)+1)
+	text = append(text, src[a:c]...)
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i] {
+		case '(':
+			text = append(text, ')')
+		case '[':
+			text = append(text, ']')
+		default:
+			text = append(text, '}')
+		}
+	}
+	text = append(text, '}')
+	end, ok := bodyRead(sx, text, 0, '}')
+	return ok && end == len(text)-1 && hasCode(sx, text, 0, end)
+}
+
 // bodyRead reads src from off (just after a '{', or a '[' for an array
 // literal: closer) as the skeleton reads a body that is not a container
 // and returns the offset of its closer; ok is false when the lexer fails
@@ -187,7 +234,8 @@ func hasCode(sx *syntax, src []byte, a, c int) bool {
 	return false
 }
 
-// openBody: an edit that leaves brackets open in a Ruby or Python body, closing none that it did not open, is taken too: the text a
+// openBody: an edit that leaves brackets open in a body (Ruby, Python,
+// a brace language's: openBraceBody), closing none that it did not open, is taken too: the text a
 // keystroke leaves while a call is typed (`foo(`, `foo(1`) before its
 // closer. The file was read without syntax errors before (a stale buffer
 // takes no fast path) and now opens more than it closes, so its parse
@@ -264,7 +312,9 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 		}
 	case braceBody:
 		if end, ok := bodyRead(sx, src, a, '}'); !ok || end != c || !hasCode(sx, src, a, c) {
-			return nil, false
+			if !openBraceBody(sx, src, a, c) {
+				return nil, false
+			}
 		}
 	case rubyBody:
 		if !rubyBodyOK(src, a, c, ix.bodyOut) {

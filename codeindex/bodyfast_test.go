@@ -404,7 +404,8 @@ func TestBodyFastPython(t *testing.T) {
 	})
 }
 
-// TestBodyFastOpenBrackets: a call typed in a Ruby or Python body,
+// TestBodyFastOpenBrackets: a call typed in a Ruby, Python, Java or
+// JavaScript body,
 // letter by letter, defers the parse at every keystroke, its brackets
 // left open too (the text then parses with errors: what a query reads
 // is a fresh parse's, settle's); a closing bracket that matches none
@@ -413,6 +414,8 @@ func TestBodyFastOpenBrackets(t *testing.T) {
 	for _, c := range []struct{ name, head, tail, call string }{
 		{"a.rb", "class A\n  def f(x)\n    y = x", "\n    y\n  end\n\n  def g\n    1\n  end\nend\n", "\n    z = foo(x, [1, 2])"},
 		{"a.py", "class A:\n    def f(self, x):\n        y = x", "\n        return y\n\n    def g(self):\n        return 1\n", "\n        z = foo(x, [1, 2])"},
+		{"A.java", "class A {\n  int f(int x) {\n    int y = x;", "\n    return y;\n  }\n  int g() { return 1; }\n}\n", "\n    int z = foo(x, new int[] {1, 2});"},
+		{"a.js", "function f(x) {\n  let y = x;", "\n  return y;\n}\nfunction g() { return 1; }\n", "\n  let z = foo(x, [1, 2], { a: 1 });"},
 	} {
 		l := LanguageFor(c.name)
 		// Typed up to the brackets left open, and to the end; then a
