@@ -237,8 +237,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					continue
 				}
 			}
-			if sx.usings && paren == 0 && inContainer && (prev == ';' || prev == '{' || prev == '}') && e-off == 5 && string(src[off:e]) == "using" {
-				if semi := b.usingEnd(e); semi > 0 {
+			if sx.importWord != "" && paren == 0 && inContainer && (prev == ';' || prev == '{' || prev == '}') && string(src[off:e]) == sx.importWord {
+				if semi := b.importEnd(e); semi > 0 {
 					b.cut(off, semi+1)
 					off = semi + 1
 					continue
@@ -778,11 +778,12 @@ func (b *bskel) useEnd(off int) int {
 	}
 }
 
-// usingEnd returns the offset of the ';' that ends the C# using
-// directive whose keyword ends at off, or -1 when what follows is not a
-// plain name or alias (identifiers, '.', '::', '=', type arguments,
-// comments): not `using (...)` nor one with a directive inside.
-func (b *bskel) usingEnd(off int) int {
+// importEnd returns the offset of the ';' that ends the C# using or Java
+// import directive whose keyword ends at off, or -1 when what follows is
+// not a plain name or alias (identifiers, '.', '::', '*', '=', type
+// arguments, comments): not `using (...)` nor one with a directive
+// inside.
+func (b *bskel) importEnd(off int) int {
 	for {
 		k, e := b.lx.next(off)
 		switch k {
@@ -791,7 +792,7 @@ func (b *bskel) usingEnd(off int) int {
 			switch b.src[off] {
 			case ';':
 				return off
-			case '.', ':', '=', '<', '>', ',', '?', '[', ']':
+			case '.', ':', '*', '=', '<', '>', ',', '?', '[', ']':
 				if e-off > 1 { // =>
 					return -1
 				}

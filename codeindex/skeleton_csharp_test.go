@@ -93,3 +93,27 @@ namespace N
 	skeletonFinds(t, l, x, src, "a.cs", []string{"N", "C", "Use"})
 	sameAsFullParse(t, x, l, "a.cs", src)
 }
+
+// TestSkeletonJavaImports: Java's skeleton leaves out import declarations
+// whole (static ones and wildcards too); the package declaration stays.
+func TestSkeletonJavaImports(t *testing.T) {
+	src := []byte(`package org.example.util;
+
+import java.util.List;
+import java.util.*; // all of it
+import static java.lang.Math.max;
+import static org.junit.Assert.*;
+
+public class Lists {
+    private static final int LIMIT = 10;
+    public static <T> List<T> first(List<T> xs) {
+        return xs.subList(0, max(0, LIMIT));
+    }
+}
+`)
+	l, x, skel := skeletonOf(t, "java", src)
+	skeletonCuts(t, skel, []string{"import", "java.util", "all of it", "Math", "Assert", "subList"},
+		[]string{"package org.example.util;", "public class Lists", "LIMIT", "first("})
+	skeletonFinds(t, l, x, src, "Lists.java", []string{"Lists", "LIMIT", "first"})
+	sameAsFullParse(t, x, l, "Lists.java", src)
+}

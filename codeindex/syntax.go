@@ -81,10 +81,11 @@ type syntax struct {
 	// `delegate (x) { ... }` an anonymous method; `class C`, `delegate
 	// void D()` declare).
 	declNames bool
-	// usings: the skeleton leaves out using directives whole (C#: `using
-	// System.Text;`, `using static M;`, `using A = B.C<D>;` define
-	// nothing, and they were a tenth of the skeleton, more of its parse).
-	usings bool
+	// importWord: the skeleton leaves out whole the directives this word
+	// starts (C#'s `using System.Text;`, `using static M;`, `using A =
+	// B.C<D>;`, Java's `import a.b.*;`): they define nothing, and they
+	// were a tenth of C#'s skeleton, more of its parse.
+	importWord string
 	// anonClass: `new T(...) {` opens a class body (Java).
 	anonClass bool
 	// methods: `name(...) {` defines a method wherever it stands (object
@@ -231,11 +232,11 @@ var (
 		containers: []string{"struct", "union", "enum"}, defs: []string{"typedef"}})
 	cppSyntax = withC(syntax{attrMacros: true, macroRuns: true, templates: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
-	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true,
+	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true, importWord: "import",
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
 	csharpSyntax = withC(syntax{generics: true, family: "csharp", preproc: true, triple: true, verbatim: true, body: bodyBrackets, parens: parensAny,
 		keep:       strings.Fields("default sizeof checked unchecked stackalloc when is as out ref params public private protected internal static readonly async override virtual abstract sealed extern unsafe volatile const partial implicit explicit operator where var get set init add remove"),
-		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, usings: true})
+		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, importWord: "using"})
 	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
 	tsSyntax = withC(syntax{generics: true, family: "js", backtick: 't', regex: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true,
