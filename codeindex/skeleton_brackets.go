@@ -266,12 +266,13 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 						pubOff = off
 					}
 				case "use":
-					// A use declaration defines nothing: it goes (with
-					// its pub or pub(...)), its ';' stays.
+					// A use declaration defines nothing: it goes whole
+					// (with its pub or pub(...) and its ';').
 					if start >= 0 {
 						if semi := b.useEnd(e); semi > 0 {
-							b.cut(start, semi)
-							off = semi
+							b.cut(start, semi+1)
+							off = semi + 1
+							push(';', "") // an item ended
 							continue
 						}
 					}

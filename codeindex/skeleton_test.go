@@ -653,8 +653,9 @@ pub trait Shape {
 }
 
 // TestSkeletonRustUse: Rust use declarations define nothing and go whole
-// (with their pub or pub(...)), at the top and in modules; what is not a
-// plain path stays; the skeleton finds what a full parse finds.
+// (with their pub or pub(...) and their ';'), at the top and in modules;
+// what is not a plain path stays; the skeleton finds what a full parse
+// finds.
 func TestSkeletonRustUse(t *testing.T) {
 	src := []byte(`use std::{
     fmt::{self, Debug, Display},
@@ -684,6 +685,9 @@ pub trait T { fn f(&self) -> impl Debug + use<'_>; }
 	l, x, skel := skeletonOf(t, "rust", src)
 	skeletonCuts(t, skel, []string{"fmt::", "Write", "crate::a", "self::c", "pub(", "super::", "HashMap", "a comment"},
 		[]string{"mod inner {", "struct Kept(", "const LIMIT", "fn uses(", "trait T", "fn f("})
+	if n := strings.Count(skel, ";"); n != 3 { // Kept's, LIMIT's and f's: the uses' went with them
+		t.Errorf("the skeleton keeps %d semicolons, want 3:\n%s", n, skel)
+	}
 	full := sameAsFullParse(t, x, l, "a.rs", src)
 	if len(full) < 7 {
 		t.Errorf("%d definitions: %v", len(full), full)
