@@ -245,6 +245,17 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 			}
 			word, f := sx.wordKw(src[off:e])
+			if paren == 0 && inContainer && prev == 'i' && sx.mods[prevWord] && sx.mods[word] {
+				// A modifier after another (with the blanks before it):
+				// prev stays the first.
+				a := off
+				for a > b.from && (src[a-1] == ' ' || src[a-1] == '\t') {
+					a--
+				}
+				b.cut(a, e)
+				off = e
+				continue
+			}
 			if sx.declNames && f&(kwContainer|kwDef) != 0 && !b.nameAfter(e) {
 				f = 0 // where T : class, delegate (x) { ... }
 			}

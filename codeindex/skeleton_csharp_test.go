@@ -117,3 +117,38 @@ public class Lists {
 	skeletonFinds(t, l, x, src, "Lists.java", []string{"Lists", "LIMIT", "first"})
 	sameAsFullParse(t, x, l, "Lists.java", src)
 }
+
+// TestSkeletonModifiers: C#'s and Java's skeletons leave out a modifier
+// that follows another (the first stays: the definition starts there).
+func TestSkeletonModifiers(t *testing.T) {
+	cs := []byte(`namespace N
+{
+    public static partial class C
+    {
+        private static readonly int x = 1;
+        protected internal virtual async Task Run() { await Go(); }
+        public abstract override string Name { get; }
+        static C() { }
+        public readonly struct S { }
+    }
+}
+`)
+	l, x, skel := skeletonOf(t, "csharp", cs)
+	skeletonCuts(t, skel, []string{"static partial", "static readonly", "internal", "virtual", "async", "abstract", "override", "public readonly"},
+		[]string{"public partial class C", "private int x", "protected Task Run()", "public string Name", "static C()", "public struct S"})
+	skeletonFinds(t, l, x, cs, "a.cs", []string{"C", "x", "Run", "Name", "S"})
+	sameAsFullParse(t, x, l, "a.cs", cs)
+	java := []byte(`public abstract class A {
+    private static final long serialVersionUID = 1L;
+    protected static synchronized native void poke();
+    public final transient int[] cache = null;
+    @Override public final String toString() { return "A"; }
+    static { init(); }
+}
+`)
+	l, x, skel = skeletonOf(t, "java", java)
+	skeletonCuts(t, skel, []string{"static final", "synchronized", "native", "final transient", "public final String", "abstract"},
+		[]string{"public class A", "private long serialVersionUID", "protected void poke()", "public int[] cache", "public String toString()", "static {"})
+	skeletonFinds(t, l, x, java, "A.java", []string{"A", "serialVersionUID", "poke", "cache", "toString"})
+	sameAsFullParse(t, x, l, "A.java", java)
+}

@@ -86,6 +86,11 @@ type syntax struct {
 	// B.C<D>;`, Java's `import a.b.*;`): they define nothing, and they
 	// were a tenth of C#'s skeleton, more of its parse.
 	importWord string
+	// mods: modifiers that mean nothing to the definitions query; the
+	// skeleton leaves out those that follow another (`public static
+	// readonly int x;` becomes `public int x;`: the first stays, where
+	// the definition starts).
+	mods map[string]bool
 	// anonClass: `new T(...) {` opens a class body (Java).
 	anonClass bool
 	// methods: `name(...) {` defines a method wherever it stands (object
@@ -191,6 +196,9 @@ func (sx *syntax) init() {
 			sx.words[w] = wordInfo{w, sx.kw[w]}
 		}
 	}
+	for w := range sx.mods {
+		sx.words[w] = wordInfo{w, sx.kw[w]}
+	}
 	for w := range sx.words {
 		if len(w) < 32 {
 			sx.wordLens[w[0]] |= 1 << len(w)
@@ -233,10 +241,12 @@ var (
 	cppSyntax = withC(syntax{attrMacros: true, macroRuns: true, templates: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
 	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true, importWord: "import",
+		mods:       words("public private protected static final abstract synchronized native transient volatile strictfp"),
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
 	csharpSyntax = withC(syntax{generics: true, family: "csharp", preproc: true, triple: true, verbatim: true, body: bodyBrackets, parens: parensAny,
 		keep:       strings.Fields("default sizeof checked unchecked stackalloc when is as out ref params public private protected internal static readonly async override virtual abstract sealed extern unsafe volatile const partial implicit explicit operator where var get set init add remove"),
-		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, importWord: "using"})
+		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, importWord: "using",
+		mods: words("public private protected internal static readonly virtual override abstract sealed extern unsafe volatile async")})
 	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
 	tsSyntax = withC(syntax{generics: true, family: "js", backtick: 't', regex: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true,
