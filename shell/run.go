@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -165,13 +166,17 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 // process is one started command: the leader (the shell) and its process
 // group.
 type process struct {
-	cmd     *exec.Cmd
-	pgid    int
-	grace   time.Duration
-	started time.Time
-	exited  chan struct{} // closed when the leader has been reaped
-	done    chan struct{} // closed when the group is gone and the output drained
-	ended   time.Time     // set before done closes
+	cmd  *exec.Cmd
+	pgid int
+	// sandboxed: the leader is bwrap, whose command runs in a session of
+	// its own, outside the group (see signalGroup).
+	sandboxed bool
+	nsKilled  atomic.Bool // signalGroup killed the sandbox's namespace
+	grace     time.Duration
+	started   time.Time
+	exited    chan struct{} // closed when the leader has been reaped
+	done      chan struct{} // closed when the group is gone and the output drained
+	ended     time.Time     // set before done closes
 
 	stopOnce sync.Once
 }
@@ -201,7 +206,7 @@ func KillAll() {
 // server calls it on shutdown, exit, a signal and the end of its input.
 func KillAllNow() {
 	eachLive(func(p *process) {
-		syscall.Kill(-p.pgid, syscall.SIGKILL)
+		p.signalGroup(syscall.SIGKILL)
 		p.waitGone(10 * time.Second)
 	})
 }
@@ -252,7 +257,8 @@ func startProcess(spec Spec, sink func([]byte)) (*process, error) {
 		grace = KillGrace
 	}
 	p := &process{cmd: cmd, pgid: cmd.Process.Pid, grace: grace, started: time.Now(),
-		exited: make(chan struct{}), done: make(chan struct{})}
+		exited: make(chan struct{}), done: make(chan struct{}),
+		sandboxed: spec.Sandbox != nil && spec.Sandbox.Mode != ModeOff}
 	live.Lock()
 	live.m[p] = struct{}{}
 	live.Unlock()
@@ -303,11 +309,11 @@ func (p *process) terminate() {
 		if !groupAlive(p.pgid) {
 			return
 		}
-		syscall.Kill(-p.pgid, syscall.SIGTERM)
+		p.signalGroup(syscall.SIGTERM)
 		if p.waitGone(p.grace) {
 			return
 		}
-		syscall.Kill(-p.pgid, syscall.SIGKILL)
+		p.signalGroup(syscall.SIGKILL)
 		p.waitGone(10 * time.Second)
 	})
 }
@@ -369,6 +375,9 @@ func (p *process) fill(res *Result) {
 	res.ExitCode = st.ExitCode()
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		res.Signal = signalName(ws.Signal())
+	} else if p.nsKilled.Load() {
+		// bwrap exited on its own once the namespace it ran was killed.
+		res.Signal = "SIGKILL"
 	}
 }
 

@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -340,4 +342,55 @@ func BenchmarkDenyScan(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestSandboxEarlyCancelKillsEverything cancels sandboxed commands in their
+// first milliseconds, while bwrap is still setting up: the command runs in
+// a session of its own, outside the process group, and before bwrap arms
+// --die-with-parent a signal that ends bwrap left it running (seen: 92 of
+// 300 cancels within 20 ms).
+func TestSandboxEarlyCancelKillsEverything(t *testing.T) {
+	f := newSandboxFixture(t)
+	marker := fmt.Sprintf("agentls-early-cancel-%d", os.Getpid())
+	for i := range 24 {
+		spec := f.spec(ModeReadOnly, "exec -a "+marker+" sleep 3600")
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			time.Sleep(time.Duration(i) * 500 * time.Microsecond)
+			cancel()
+		}()
+		res, err := Run(ctx, spec)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Canceled {
+			t.Fatalf("cancel %d: %s", i, res.Status())
+		}
+		if left := processesRunning(marker); len(left) > 0 {
+			for _, pid := range left {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			t.Fatalf("cancel after %v: the command is still running (pids %v)", time.Duration(i)*500*time.Microsecond, left)
+		}
+	}
+}
+
+// processesRunning lists the processes whose command line holds s.
+func processesRunning(s string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(b), s) {
+			if st, _, ok := procStat(pid); ok && st != 'Z' {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
 }
