@@ -407,9 +407,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				closer = ']'
 			}
 			snap := b.save()
-			close, _ := b.block(e, closer, false)
-			if b.fail {
-				return close, defs
+			close := b.rustSkip(e, closer, false)
+			if close < 0 {
+				if close, _ = b.block(e, closer, false); b.fail {
+					return close, defs
+				}
 			}
 			end, semi := 0, false
 			if macroStart >= 0 && tokN == macroTok {
@@ -451,9 +453,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			if at < len(src) && src[at] == '[' {
 				snap := b.save()
-				close, _ := b.block(at+1, ']', false)
-				if b.fail {
-					return close, defs
+				close := b.rustSkip(at+1, ']', false)
+				if close < 0 {
+					if close, _ = b.block(at+1, ']', false); b.fail {
+						return close, defs
+					}
 				}
 				b.restore(snap)
 				b.cut(off, close+1)
@@ -519,9 +523,14 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				ret.from = 0
 			}
 			snap := b.save()
-			close, inner := b.block(e, '}', container)
-			if b.fail {
-				return close, defs
+			close, inner := -1, false
+			if sx.macros && !container {
+				close = b.rustSkip(e, '}', true) // a body without a definition, most often
+			}
+			if close < 0 {
+				if close, inner = b.block(e, '}', container); b.fail {
+					return close, defs
+				}
 			}
 			if container || inner {
 				setDefs()

@@ -1,6 +1,9 @@
 package codeindex
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // TestSkeletonRustConstValues: the values of Rust const and static items
 // go (the parser sees `const N: usize;`, the same item to the grammar,
@@ -122,4 +125,68 @@ pub fn after() {}
 	skeletonCuts(t, skel, []string{"macro", "auto", "!Send", "!Sync", "const Default", "const From"},
 		[]string{"pub unsafe trait Send {}", "pub trait UnwindSafe {}", "impl Send for *const T {}", " Default for Box {", " From for u32 {", "pub fn after(){}"})
 	skeletonFinds(t, l, x, src, "a.rs", []string{"Send", "UnwindSafe", "default", "from", "after"})
+}
+
+// TestRustSkip: the fast reading of a Rust block that goes whole finds
+// the closer that ends it past literals, lifetimes and nested comments
+// that hold brackets, and leaves to block (-1) a block whose brackets do
+// not nest, one it cannot read, and one that holds a word that may start
+// an item (when asked: a body's, not a macro's).
+func TestRustSkip(t *testing.T) {
+	sx := LanguageByName("rust").syn
+	for _, c := range []struct {
+		body   string
+		closer byte
+		defs   bool
+		ok     bool
+	}{
+		{"x + 1 }", '}', true, true},
+		{"let s = r#\"} fn\"#; let b = b\"}\"; let c = br\"]\"; }", '}', true, true},
+		{"let c = '{'; let d = '\\''; let e = '}'; }", '}', true, true},
+		{"let l: &'static str = \"}\\\"}\"; f::<'a>(x) }", '}', true, true},
+		{"/* } /* nested { */ */ // }\n x }", '}', true, true},
+		{"if a { b[(1)] } else { c } }", '}', true, true},
+		{"a, b(c)) more", ')', false, true},
+		{"derive(Debug)] struct", ']', false, true},
+		{"fn f() {} }", '}', false, true}, // a macro's tokens
+		{"fn f() {} }", '}', true, false},
+		{"struct Local; }", '}', true, false},
+		{"impl X for Y {} }", '}', true, false},
+		{"let p: *const u8 = q; }", '}', true, false},
+		{"x(]) }", '}', true, false},
+		{"x) }", '}', true, false},
+		{"a ]", '}', true, false},
+		{"\"unterminated }", '}', true, false},
+		{"/* unterminated }", '}', true, false},
+		{"x + 1", '}', true, false},
+	} {
+		src := []byte("{" + c.body)
+		b := bskel{skeleton: skeleton{src: src, out: &skelOut{}}, lx: lexer{sx: sx, src: src}, sx: sx}
+		got := b.rustSkip(1, c.closer, c.defs)
+		want := -1
+		if c.ok {
+			want = bytes.LastIndexByte(src, c.closer)
+		}
+		if got != want {
+			t.Errorf("rustSkip(%q, %q, %v) = %d, want %d", c.body, c.closer, c.defs, got, want)
+		}
+	}
+}
+
+// TestSkeletonRustBodies: bodies with brackets in literals, comments and
+// macros go whole, those with an item stay (the item found), and the
+// skeleton finds what a full parse finds.
+func TestSkeletonRustBodies(t *testing.T) {
+	src := []byte(`fn a() -> &'static str { let s = r#"} fn x() {"#; /* } /* { */ */ "}" }
+fn b() { let c = '{'; m!{ fn hidden() {} } x[(1)]; }
+fn c() { let p: *const u8 = q; }
+fn d() { if x { struct Inner; } }
+fn e() { v.iter().map(|x| { impl T for X {} x }) }
+fn f() { let t = [0u8; 4]; }
+`)
+	l, x, skel := skeletonOf(t, "rust", src)
+	skeletonCuts(t, skel, []string{"let s", "hidden", "let c", "let t"},
+		[]string{"fn a(){}", "fn b(){}", "struct Inner;", "impl T for X {}"})
+	sameAsFullParse(t, x, l, "a.rs", src)
+	skeletonFinds(t, l, x, src, "a.rs", []string{"a", "b", "c", "d", "Inner", "e", "f"})
 }
