@@ -526,6 +526,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			close, inner := -1, false
 			if sx.macros && !container {
 				close = b.rustSkip(e, '}', true) // a body without a definition, most often
+			} else if sx.plainBodies && !container {
+				close = b.plainBody(e)
 			}
 			if close < 0 {
 				if close, inner = b.block(e, '}', container); b.fail {

@@ -152,3 +152,52 @@ func TestSkeletonModifiers(t *testing.T) {
 	skeletonFinds(t, l, x, java, "A.java", []string{"A", "serialVersionUID", "poke", "cache", "toString"})
 	sameAsFullParse(t, x, l, "A.java", java)
 }
+
+// TestSkeletonCSharpPlainBodies: plainBody finds the '}' that block
+// finds for a body without definitions, past braces in strings, verbatim
+// and raw strings, characters, comments and directives, and hands the
+// body back to block (0) where a word may define something in it or its
+// brackets do not close as block would have them close.
+func TestSkeletonCSharpPlainBodies(t *testing.T) {
+	l := LanguageByName("csharp")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	plain := []string{
+		`{ return x; }`,
+		`{ var s = "}"; var c = '{'; var v = @"a""}"; var i = $"{a} }}"; }`,
+		"{ var r = \"\"\"\n } \"\"\"; f(/* } */ x); // }\n }",
+		"{\n#if DEBUG\n    Log(\"{\");\n#endif\n    if (a) { b[i] = (c); } else { d(); }\n}",
+		`{ h += delegate(object s) { Go(s); }; var t = typeof(Enum); }`,
+		`{ var o = new { A = 1, B = new[] { 2, 3 } }; }`,
+	}
+	back := []string{
+		`{ class C { } }`,
+		`{ delegate void D(); }`,
+		"{\n#define X\n}",
+		`{ f(); ) }`,
+		`{ f(} }`,
+		`{ var s = "never closed`,
+	}
+	read := func(body string) (plain, block int, fail bool) {
+		src := []byte("void F() " + body)
+		open := len("void F() ")
+		var out skelOut
+		b := bskel{skeleton: skeleton{src: src, out: &out}, lx: lexer{sx: l.syn, src: src}, sx: l.syn}
+		plain = b.plainBody(open + 1)
+		b = bskel{skeleton: skeleton{src: src, out: &out}, lx: lexer{sx: l.syn, src: src}, sx: l.syn}
+		block, defs := b.block(open+1, '}', false)
+		return plain, block, b.fail || defs
+	}
+	for _, body := range plain {
+		p, bl, fail := read(body)
+		if fail || p != bl || p < 0 {
+			t.Errorf("%q: plainBody %d, block %d (failed or found a definition: %v)", body, p, bl, fail)
+		}
+	}
+	for _, body := range back {
+		if p, _, _ := read(body); p >= 0 {
+			t.Errorf("%q: plainBody took it (%d)", body, p)
+		}
+	}
+}

@@ -91,6 +91,11 @@ type syntax struct {
 	// readonly int x;` becomes `public int x;`: the first stays, where
 	// the definition starts).
 	mods map[string]bool
+	// plainBodies: a brace that is not a container's holds a definition
+	// only where a container or def word names one in it (C#: no local
+	// classes nor anonymous ones); the skeleton reads such a brace by its
+	// brackets alone (see bskel.plainBody).
+	plainBodies bool
 	// anonClass: `new T(...) {` opens a class body (Java).
 	anonClass bool
 	// methods: `name(...) {` defines a method wherever it stands (object
@@ -114,6 +119,8 @@ type syntax struct {
 	// wordLens: for each first byte, the lengths (bits) of the words
 	// starting with it.
 	wordLens [256]uint32
+	// defLens: the same of the container and def words.
+	defLens [256]uint32
 	// commentStart: the bytes a comment may start with.
 	commentStart [256]bool
 }
@@ -202,6 +209,9 @@ func (sx *syntax) init() {
 	for w := range sx.words {
 		if len(w) < 32 {
 			sx.wordLens[w[0]] |= 1 << len(w)
+			if sx.kw[w]&(kwContainer|kwDef) != 0 {
+				sx.defLens[w[0]] |= 1 << len(w)
+			}
 		}
 	}
 }
@@ -245,7 +255,7 @@ var (
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
 	csharpSyntax = withC(syntax{generics: true, family: "csharp", preproc: true, triple: true, verbatim: true, body: bodyBrackets, parens: parensAny,
 		keep:       strings.Fields("default sizeof checked unchecked stackalloc when is as out ref params public private protected internal static readonly async override virtual abstract sealed extern unsafe volatile const partial implicit explicit operator where var get set init add remove"),
-		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, importWord: "using",
+		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, importWord: "using", plainBodies: true,
 		mods: words("public private protected internal static readonly virtual override abstract sealed extern unsafe volatile async")})
 	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
