@@ -167,6 +167,10 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tDirective:
+			if sx.cutDirectives {
+				off = b.cutDirective(off, e)
+				continue
+			}
 			stmt.bad = true
 			if b.lx.define {
 				setDefs()

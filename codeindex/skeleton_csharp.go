@@ -100,3 +100,24 @@ var plainBytes = func() (t [256]uint8) {
 	}
 	return t
 }()
+
+// cutDirective leaves out the preprocessor line src[off:e] (the lexer's
+// directive) with its indentation and newline, and returns where the
+// skeleton reads on. C#'s grammar reads #if, #elif, #else and #endif as
+// nodes that hold whole members or statements: one around an attribute,
+// a base type or an argument (`#if !NET20 [Serializable] #endif`, most
+// of Newtonsoft.Json's files) is a syntax error whose recovery costs more
+// than the file's other members, and may lose definitions. Without the
+// lines the parser sees every branch, as it does with them; the others
+// (#region, #pragma, #nullable...) are nodes that define nothing.
+func (b *bskel) cutDirective(off, e int) int {
+	src := b.src
+	for off > b.from && (src[off-1] == ' ' || src[off-1] == '\t') {
+		off--
+	}
+	if e < len(src) && src[e] == '\n' && (off == 0 || src[off-1] == '\n') {
+		e++
+	}
+	b.cut(off, e)
+	return e
+}

@@ -89,7 +89,7 @@ namespace N
 `)
 	l, x, skel := skeletonOf(t, "csharp", src)
 	skeletonCuts(t, skel, []string{"using System", "Generic", "lists", "LinqBridge", "Linq;", "Math", "Map", "Inner.Space", "Alias", "Open()"},
-		[]string{"#if NET20", "#else", "#endif", "global using Kept.Name;", "namespace N", "public class C", "void Use()"})
+		[]string{"global using Kept.Name;", "namespace N", "public class C", "void Use()"})
 	skeletonFinds(t, l, x, src, "a.cs", []string{"N", "C", "Use"})
 	sameAsFullParse(t, x, l, "a.cs", src)
 }
@@ -200,4 +200,60 @@ func TestSkeletonCSharpPlainBodies(t *testing.T) {
 			t.Errorf("%q: plainBody took it (%d)", body, p)
 		}
 	}
+}
+
+// TestSkeletonCSharpDirectives: C#'s skeleton leaves out preprocessor
+// lines whole (#if and its branches' ends, #region, #pragma), so that the
+// parser sees every branch; an #if around an attribute or a base type, a
+// syntax error to the grammar, no longer hides the class.
+func TestSkeletonCSharpDirectives(t *testing.T) {
+	src := []byte(`#define TRACE
+using System;
+
+namespace N
+{
+    #region Types
+#pragma warning disable 1591
+    public class A
+    {
+#if DEBUG
+        public int Debug;
+#elif TRACE
+        public int Trace;
+#else
+        public int None;
+#endif
+        public void Run()
+        {
+#if DEBUG
+            Console.WriteLine("{");
+#endif
+        }
+    }
+    #endregion
+}
+`)
+	l, x, skel := skeletonOf(t, "csharp", src)
+	skeletonCuts(t, skel, []string{"#", "define", "region", "pragma", "DEBUG", "elif", "endif"},
+		[]string{"public class A", "public int Debug;", "public int Trace;", "public int None;", "public void Run()"})
+	skeletonFinds(t, l, x, src, "a.cs", []string{"N", "A", "Debug", "Trace", "None", "Run"})
+	sameAsFullParse(t, x, l, "a.cs", src)
+
+	broken := []byte(`namespace N
+{
+#if !NET20
+    [Serializable]
+#endif
+    public class B : Base
+#if !PORTABLE
+        , ICloneable
+#endif
+    {
+        public int X;
+    }
+}
+`)
+	l, x, skel = skeletonOf(t, "csharp", broken)
+	skeletonCuts(t, skel, []string{"#", "NET20", "PORTABLE"}, []string{"[Serializable]", "public class B : Base", ", ICloneable"})
+	skeletonFinds(t, l, x, broken, "b.cs", []string{"N", "B", "X"})
 }
