@@ -164,30 +164,24 @@ func (p *Plugins) session(ctx context.Context, name string, cfg ServerConfig, ev
 	}
 	cancel()
 
-	prefix := Prefix(name)
-	p.reg.ResumePrefix(prefix)
-	keep := map[string]bool{}
+	// The server's tools replace what its prefix held, in one change: a
+	// client listing tools meanwhile never sees part of them.
+	var proxies []registry.Tool
 	for _, t := range tools {
 		pt, err := newProxy(name, t, cs)
 		if err != nil {
 			p.log.Warn("mcp tool skipped", "server", name, "tool", t.Name, "err", err)
 			continue
 		}
-		if err := p.reg.Add(pt); err != nil {
-			p.log.Warn("mcp tool refused", "server", name, "tool", t.Name, "err", err)
-			continue
-		}
-		keep[pt.name] = true
+		proxies = append(proxies, pt)
 	}
-	// Tools the server no longer offers leave the registry.
-	for _, sc := range p.reg.Schemas() {
-		if strings.HasPrefix(sc.Name, prefix) && !keep[sc.Name] {
-			p.reg.Remove(sc.Name)
-		}
+	admitted, errs := p.reg.SetPrefix(Prefix(name), proxies)
+	for _, err := range errs {
+		p.log.Warn("mcp tool refused", "server", name, "err", err)
 	}
 	*everConnected = true
-	p.setStatus(name, fmt.Sprintf("connected: %d tools", len(keep)))
-	p.log.Info("mcp server connected", "server", name, "tools", len(keep))
+	p.setStatus(name, fmt.Sprintf("connected: %d tools", len(admitted)))
+	p.log.Info("mcp server connected", "server", name, "tools", len(admitted))
 
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- cs.Wait() }()

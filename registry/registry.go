@@ -315,6 +315,43 @@ func (r *Registry) ResumePrefix(prefix string) {
 	}
 }
 
+// SetPrefix makes ts the whole set of tools whose names start with prefix,
+// in one change: the tools under prefix not in ts leave, those of ts come
+// in (a plugin server's tools as it connects), and a suspension of prefix
+// is lifted with the tools it held back dropped. A client listing the
+// tools meanwhile sees the old set or the new one, never a part of the new
+// one. A tool of ts that Add would refuse, or whose name lacks the prefix,
+// is left out with an error naming it; admitted are the names that came in.
+func (r *Registry) SetPrefix(prefix string, ts []Tool) (admitted []string, errs []error) {
+	es := make([]*entry, 0, len(ts))
+	for _, t := range ts {
+		if !strings.HasPrefix(t.Name(), prefix) {
+			errs = append(errs, fmt.Errorf("tool %q: name does not start with %q", t.Name(), prefix))
+			continue
+		}
+		e, err := newEntry(t)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		es = append(es, e)
+		admitted = append(admitted, e.schema.Name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.suspended, prefix)
+	for name := range r.tools {
+		if strings.HasPrefix(name, prefix) {
+			delete(r.tools, name)
+		}
+	}
+	for _, e := range es {
+		r.tools[e.schema.Name] = e
+	}
+	r.bumpLocked()
+	return admitted, errs
+}
+
 // Get returns the named tool.
 func (r *Registry) Get(name string) (Tool, bool) {
 	e, ok := r.lookup(name)

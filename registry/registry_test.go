@@ -450,3 +450,71 @@ func TestChanged(t *testing.T) {
 		}
 	}
 }
+
+func TestSetPrefix(t *testing.T) {
+	r := New()
+	mustAdd(t, r, &fakeTool{name: "read_file"}, &fakeTool{name: "mcp__gh__a"}, &fakeTool{name: "mcp__gh__b"})
+	r.SuspendPrefix("mcp__gh__")
+	rev := r.Revision()
+	admitted, errs := r.SetPrefix("mcp__gh__", []Tool{
+		&fakeTool{name: "mcp__gh__b"}, &fakeTool{name: "mcp__gh__c"},
+		&fakeTool{name: "mcp__gh__bad", schema: `{"properties":`}, &fakeTool{name: "other"},
+	})
+	if fmt.Sprint(admitted) != "[mcp__gh__b mcp__gh__c]" {
+		t.Errorf("admitted %v", admitted)
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `tool "mcp__gh__bad"`) || !strings.Contains(errs[1].Error(), `"other": name does not start with "mcp__gh__"`) {
+		t.Errorf("errors %v", errs)
+	}
+	if got := fmt.Sprint(r.names()); got != "[mcp__gh__b mcp__gh__c read_file]" {
+		t.Errorf("tools %s", got)
+	}
+	if r.Revision() != rev+1 {
+		t.Errorf("revision moved by %d, want one change", r.Revision()-rev)
+	}
+	// The suspension is lifted: the held-back mcp__gh__a does not come back.
+	mustAdd(t, r, &fakeTool{name: "mcp__gh__d"})
+	r.ResumePrefix("mcp__gh__")
+	if _, ok := r.Get("mcp__gh__a"); ok {
+		t.Error("a tool held back by the suspension came back")
+	}
+}
+
+// TestSetPrefixIsOneChange lists the tools while a plugin's 40 tools come
+// in: each list has none of them or all (the LSP end-to-end test once saw
+// three of a plugin's tools).
+func TestSetPrefixIsOneChange(t *testing.T) {
+	r := New()
+	mustAdd(t, r, &fakeTool{name: "read_file"})
+	var ts []Tool
+	for i := range 40 {
+		ts = append(ts, &fakeTool{name: fmt.Sprintf("mcp__p__t%02d", i)})
+	}
+	done := make(chan struct{})
+	seen := make(chan int, 1)
+	go func() {
+		defer close(seen)
+		for {
+			n := 0
+			for _, s := range r.Schemas() {
+				if strings.HasPrefix(s.Name, "mcp__p__") {
+					n++
+				}
+			}
+			if n != 0 && n != 40 {
+				seen <- n
+				return
+			}
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
+	}()
+	r.SetPrefix("mcp__p__", ts)
+	close(done)
+	if n, ok := <-seen; ok {
+		t.Errorf("a list held %d of the plugin's 40 tools", n)
+	}
+}
