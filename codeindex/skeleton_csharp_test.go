@@ -1,6 +1,10 @@
 package codeindex
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 // TestSkeletonCSharpAccessors: the braces after a property's or an
 // event's name hold accessors, which define nothing: C#'s skeleton leaves
@@ -256,4 +260,35 @@ namespace N
 	l, x, skel = skeletonOf(t, "csharp", broken)
 	skeletonCuts(t, skel, []string{"#", "NET20", "PORTABLE"}, []string{"[Serializable]", "public class B : Base", ", ICloneable"})
 	skeletonFinds(t, l, x, broken, "b.cs", []string{"N", "B", "X"})
+}
+
+// TestCSharpFieldValueNames: a field's value that is a bare name
+// (`int x = y;`) is no definition; the query took it for a second
+// declarator's name.
+func TestCSharpFieldValueNames(t *testing.T) {
+	src := []byte(`class C
+{
+    private uint m_uMax = DefaultMax;
+    int a = b, c;
+    E e = E.A;
+}
+`)
+	l := LanguageByName("csharp")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	tree, err := x.parse(context.Background(), l, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	var names []string
+	for _, s := range x.definitions(l, tree, src, "a.cs") {
+		names = append(names, s.Name)
+	}
+	if got, want := strings.Join(names, " "), "C m_uMax a c e"; got != want {
+		t.Errorf("definitions %q, want %q", got, want)
+	}
 }

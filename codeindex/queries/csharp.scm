@@ -11,7 +11,7 @@
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.method
 (property_declaration name: (identifier) @name) @definition.field
-(field_declaration (variable_declaration (variable_declarator (identifier) @name))) @definition.field
+(field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
 (enum_member_declaration name: (identifier) @name) @definition.constant
 
 ;; references
