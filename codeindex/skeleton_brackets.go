@@ -753,6 +753,17 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					continue
 				}
 			}
+			if sx.values && inContainer && closer == '}' && paren == 0 && headAngle == 0 && (prev == 'i' || prev == '}') {
+				if end := b.valueCut(off, prev == '}'); end > 0 {
+					off = end
+					if prev == '}' {
+						push(';', "") // the property's ';' went with its value
+					} else {
+						push('o', "")
+					}
+					continue
+				}
+			}
 			eqTok, eqParen = tokN, paren
 			if paren == 0 {
 				stmtEq = true

@@ -121,3 +121,73 @@ func (b *bskel) cutDirective(off, e int) int {
 	b.cut(off, e)
 	return e
 }
+
+// valueCut leaves out the value of the field, property or enum member
+// whose '=' is at eq, in a body of definitions, and returns where the
+// skeleton reads on (0 when it leaves nothing out). A value defines
+// nothing and was most of a file of constants' skeleton (`private string
+// m_strAbort = @"Abort";`, `Flag = 1 << 3,`); the parser sees `int x;`,
+// `Flag,` and, for a property (after its braces: property), `int P {}`
+// without its ';'. The definitions that ended with the value (an enum
+// member, a property) still end there: a rangeFix gives their end back.
+// The value runs to the ';', ',' or '}' that ends it outside brackets
+// and type arguments (a '<' right after a name, not `<<` nor `<=`: `x =
+// new Dictionary<int, string>()`); nothing is left out when those do not
+// close before its end (`x = a<b, y;` is two fields), nor when the value
+// holds a directive, a word that may define something or what the lexer
+// cannot read.
+func (b *bskel) valueCut(eq int, property bool) int {
+	src, sx := b.src, b.sx
+	lx := b.lx
+	depth, last, angle := 0, -1, 0
+	for off := eq + 1; off < len(src); {
+		k, e := lx.next(off)
+		switch k {
+		case tSpace, tComment:
+			off = e
+			continue
+		case tDirective, tBad, tEOF:
+			return 0
+		case tIdent:
+			if e-off < 32 && sx.defLens[src[off]]&(1<<(e-off)) != 0 {
+				if _, f := sx.wordKw(src[off:e]); f&(kwContainer|kwDef) != 0 && b.nameAfter(e) {
+					return 0
+				}
+			}
+		case tPunct:
+			c := src[off]
+			end := depth == 0 && (c == ';' || c == '}' || c == ',' && angle == 0)
+			switch {
+			case end && (last < 0 || angle != 0 || property && c != ';'):
+				return 0
+			case end:
+				a := eq
+				for a > b.from && isSpace(src[a-1]) {
+					a--
+				}
+				if property {
+					last = e // the ';' goes too
+				}
+				b.cut(a, last)
+				if property || c != ';' {
+					b.out.fixes = append(b.out.fixes, rangeFix{at: uint32(a), endByte: uint32(last), end: b.fromPt})
+				}
+				return last
+			case c == '(' || c == '[' || c == '{':
+				depth++
+			case c == ')' || c == ']' || c == '}':
+				if depth == 0 {
+					return 0
+				}
+				depth--
+			case c == '<' && depth == 0 && last > 0 && isIdentByte(src[last-1]) && off == last && e < len(src) && src[e] != '<' && src[e] != '=':
+				angle++ // Dictionary<int, ...
+			case c == '>' && depth == 0 && angle > 0:
+				angle--
+			}
+		}
+		last = e
+		off = e
+	}
+	return 0
+}

@@ -52,8 +52,8 @@ namespace N
 }
 `)
 	l, x, skel := skeletonOf(t, "csharp", src)
-	skeletonCuts(t, skel, []string{"_changed +=", "return _value", "ArgumentNullException", "get;", "new U()", "Console.WriteLine", "return 1"},
-		[]string{"public delegate void Handler(", "private delegate int Counter(", "class Inner", "int Depth", "public int Count {} = 3;"})
+	skeletonCuts(t, skel, []string{"_changed +=", "return _value", "= 3", "ArgumentNullException", "get;", "new U()", "Console.WriteLine", "return 1"},
+		[]string{"public delegate void Handler(", "private delegate int Counter(", "class Inner", "int Depth", "public int Count {}\n"})
 	skeletonFinds(t, l, x, src, "a.cs", []string{"Handler", "Box", "_value", "Value", "Count", "Make", "Hook", "Counter", "Inner", "Depth"})
 	sameAsFullParse(t, x, l, "a.cs", src)
 }
@@ -291,4 +291,42 @@ func TestCSharpFieldValueNames(t *testing.T) {
 	if got, want := strings.Join(names, " "), "C m_uMax a c e"; got != want {
 		t.Errorf("definitions %q, want %q", got, want)
 	}
+}
+
+// TestSkeletonCSharpValues: C#'s skeleton leaves out the values of
+// fields, properties and enum members, and the definitions that ended
+// with them still end there; a ',' of type arguments does not end a
+// value, one of two declarators does.
+func TestSkeletonCSharpValues(t *testing.T) {
+	src := []byte(`namespace N
+{
+    public class C
+    {
+        private const string Name = "a {b} " + Other;
+        private static readonly Dictionary<string, List<int>> Map =
+            new Dictionary<string, List<int>>();
+        int first = 1, second = Compute(2, 3);
+        bool less = a < b, more;
+        bool tight = a<b, rest;
+        public int Count { get; set; } = 42;
+        public Func<int, int> Twice = x => { return x * 2; };
+        public int[] Table = { 1, 2, 3 };
+    }
+
+    [Flags]
+    public enum E
+    {
+        None = 0,
+        One = 1 << 0,
+        Two = 1 << 1 /* two */,
+        Both = One | Two
+    }
+}
+`)
+	l, x, skel := skeletonOf(t, "csharp", src)
+	skeletonCuts(t, skel, []string{"\"a {b}", "Other", "new Dictionary", "= 1", "Compute", "42", "x * 2", "{ 1, 2, 3 }", "<< 0", "One | Two"},
+		[]string{"string Name;", "Dictionary<string, List<int>> Map;", "int first, second;", "bool less, more;", "bool tight = a<b, rest;", "public int Count {}\n",
+			"Func<int, int> Twice;", "int[] Table;", "None,", "One,", "Two ,", "Both\n"})
+	skeletonFinds(t, l, x, src, "a.cs", []string{"N", "C", "Name", "Map", "first", "second", "less", "more", "tight", "rest", "Count", "Twice", "Table", "E", "None", "One", "Two", "Both"})
+	sameAsFullParse(t, x, l, "a.cs", src)
 }
