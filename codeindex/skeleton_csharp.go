@@ -12,10 +12,16 @@ package codeindex
 // passes over names, numbers, blanks and operators byte by byte and asks
 // the lexer only where a literal, a comment or a directive may start,
 // which are what could hide a bracket.
+//
+// Of an #if's branches it counts the brackets of the first only: each
+// branch may close what was opened before the #if (`f(a,\n#if X\n b);\n#else\n
+// c);\n#endif`), and block, which counts them all, failed on such a body
+// (the file was parsed whole). The body goes whole, directives and all.
 func (b *bskel) plainBody(off int) int {
 	src, sx := b.src, b.sx
 	var outer [32]int // the open parentheses of the braces around
 	depth, paren := 0, 0
+	ifs, skip := 0, 0 // #if nesting in the body; the level whose other branches are being passed over (0: none)
 	for off < len(src) {
 		c := src[off]
 		switch plainBytes[c] {
@@ -38,12 +44,34 @@ func (b *bskel) plainBody(off int) int {
 			case tBad, tEOF:
 				return -1
 			case tDirective:
-				if b.lx.define {
+				switch directiveWord(src[off+1 : e]) {
+				case "define":
 					return -1
+				case "if":
+					ifs++
+				case "elif", "else":
+					if ifs == 0 {
+						return -1 // its #if is outside the body
+					}
+					if skip == 0 {
+						skip = ifs
+					}
+				case "endif":
+					if ifs == 0 {
+						return -1
+					}
+					if skip == ifs {
+						skip = 0
+					}
+					ifs--
 				}
 			}
 			off = e
 		case pbOpen:
+			if skip > 0 {
+				off++
+				continue
+			}
 			if c == '{' {
 				if depth == len(outer) {
 					return -1
@@ -55,11 +83,18 @@ func (b *bskel) plainBody(off int) int {
 			}
 			off++
 		case pbClose:
+			if skip > 0 {
+				off++
+				continue
+			}
 			if c == '}' {
 				if paren != 0 {
 					return -1
 				}
 				if depth == 0 {
+					if ifs != 0 {
+						return -1 // an #if still open: its other branches are after the body
+					}
 					return off
 				}
 				depth--
@@ -190,4 +225,18 @@ func (b *bskel) valueCut(eq int, property bool) int {
 		off = e
 	}
 	return 0
+}
+
+// directiveWord returns the word of a directive (d: what follows its
+// '#'): "if", "else", "define"...
+func directiveWord(d []byte) string {
+	i := 0
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(d) && d[j] >= 'a' && d[j] <= 'z' {
+		j++
+	}
+	return string(d[i:j])
 }

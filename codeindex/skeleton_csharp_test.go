@@ -204,6 +204,24 @@ func TestSkeletonCSharpPlainBodies(t *testing.T) {
 			t.Errorf("%q: plainBody took it (%d)", body, p)
 		}
 	}
+	// The branches of an #if close what was opened before it: plainBody
+	// counts the first's brackets (block, all of them, fails).
+	branches := []string{
+		"{\n f(a,\n#if X\n b);\n#elif Y\n c);\n#else\n#if Z\n d(\n#endif\n e);\n#endif\n}",
+		"{\n if (a) {\n#if X\n }\n#else\n }\n#endif\n}",
+	}
+	for _, body := range branches {
+		if p, _, _ := read(body); p != len("void F() ")+len(body)-1 {
+			t.Errorf("%q: plainBody %d, want the last '}'", body, p)
+		}
+	}
+	// An #if still open where the body ends, or whose #else or #endif
+	// stands in the body and its #if before it: block reads the body.
+	for _, body := range []string{"{\n#if X\n }\n#else\n", "{\n#else\n}", "{\n#endif\n}"} {
+		if p, _, _ := read(body + "\n}\n#endif\n"); p >= 0 {
+			t.Errorf("%q: plainBody took it (%d)", body, p)
+		}
+	}
 }
 
 // TestSkeletonCSharpDirectives: C#'s skeleton leaves out preprocessor
