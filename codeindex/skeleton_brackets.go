@@ -125,7 +125,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		ctrl, keep  bool
 	}
 	stmt.start = -1
-	cutStmts := sx.parens == parensBody && closer == '}' && !inContainer
+	cutStmts := (sx.parens == parensBody || sx.macros) && closer == '}' && !inContainer
 	// enumConsts: this block is an enum's body, before the ';' that
 	// ends its constants; headEnum: the statement has the word enum.
 	enumConsts, headEnum := b.enum, false
@@ -374,6 +374,10 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 				pendingFunc = f&kwDef == 0
 			}
+			if sx.macros && word == "extern" && (prev == ';' || prev == '{' || prev == '}' || prev == 'i' && (prevWord == "pub" || prevWord == "unsafe" || prevWord == "const" || prevWord == "async") ||
+				prev == ')' && last.name == "pub" && last.paren == 0) && b.externFn(e) {
+				f = 0 // an item `extern "C" fn f() {...}`: a fn's body, not a container's (not a type: static F: extern "C" fn())
+			}
 			if paren == 0 && f&(kwContainer|kwFunc) != 0 {
 				if f&kwContainer != 0 {
 					headBlocked = false
@@ -569,7 +573,19 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			off = close + 1
 			b.lx.operand = true
-			if paren == 0 && stmt.ctrl {
+			switch {
+			case sx.macros:
+				if cutStmts && paren == 0 && stmt.start >= 0 && b.rustStmtEnd(off) {
+					// A Rust statement that a block ends (an item, if
+					// {...} else {...}, loop {...}, unsafe {...}): it
+					// goes unless it holds a definition.
+					if !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
+						b.restore(stmt.snap)
+						b.cut(stmt.start, off)
+					}
+					stmt.start = -1
+				}
+			case paren == 0 && stmt.ctrl:
 				stmt.start = -1 // if (...) {...}: the next statement starts
 			}
 			lastBody = funcBody
@@ -590,6 +606,12 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				continue
 			}
 			if c == closer && paren == 0 {
+				if sx.macros && cutStmts && stmt.start >= 0 && !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
+					// A Rust block's last statements or value, without
+					// a definition: they go.
+					b.restore(stmt.snap)
+					b.cut(stmt.start, off)
+				}
 				return off, defs
 			}
 			if c != '}' && paren == 0 && closer == '}' && !inContainer && sx.templates {
@@ -714,7 +736,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			pendingNew, typedReturn, typedEq = false, false, false
 			if paren == 0 && stmt.start >= 0 {
-				if !stmt.keep && !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
+				if (!stmt.keep || sx.macros) && !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
 					// A statement of a function's body that holds no
 					// definition, in a body that holds one (a local
 					// typedef): it goes.

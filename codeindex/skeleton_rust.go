@@ -297,3 +297,25 @@ func rustDefWord(w []byte) bool {
 	}
 	return false
 }
+
+// rustStmtEnd reports whether the Rust statement whose block closes before
+// off ends there: a name (not `else`, nor `as`), a block or an attribute
+// follows, which starts the next statement. (An expression that goes on after a block, `S {
+// a: 1 }.f();`, `if a {} else {}`, `x = match y {}` needs its ';' or
+// another token; the block's closer is the caller's.)
+func (b *bskel) rustStmtEnd(off int) bool {
+	k, at, e := b.nextTok(off)
+	return k == tIdent && string(b.src[at:e]) != "else" && string(b.src[at:e]) != "as" ||
+		k == tPunct && (b.src[at] == '{' || b.src[at] == '#')
+}
+
+// externFn reports whether the Rust `extern` that ends at off qualifies a
+// fn (extern "C" fn, extern fn) rather than opening a block of foreign
+// items or naming a crate.
+func (b *bskel) externFn(off int) bool {
+	k, at, e := b.nextTok(off)
+	if k == tString {
+		k, at, e = b.nextTok(e)
+	}
+	return k == tIdent && string(b.src[at:e]) == "fn"
+}

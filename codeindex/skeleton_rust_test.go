@@ -39,8 +39,9 @@ fn body() { struct Local; const IN_FN: u32 = 0x10; }
 
 // TestSkeletonRustMacroStatements: an item or a statement that is one
 // macro invocation goes whole, with its ';' (not macro_rules!, not an
-// invocation by a path, nor one that an expression goes on from), and
-// the skeleton finds what a full parse finds.
+// invocation by a path; in a body, the statements that define nothing
+// go anyway, those an expression goes on from too), and the skeleton
+// finds what a full parse finds.
 func TestSkeletonRustMacroStatements(t *testing.T) {
 	src := []byte(`macro_rules! square { ($x:expr) => { $x * $x }; }
 thread_local! { static LOCAL: u8 = 0; }
@@ -61,8 +62,8 @@ mod tests {
 }
 `)
 	l, x, skel := skeletonOf(t, "rust", src)
-	skeletonCuts(t, skel, []string{"thread_local", "impl_eq", "assert!", "println", "LOCAL", "debug_assert"},
-		[]string{"macro_rules! square", "lazy_static::lazy_static! {}", "vec!", "format!", "as u8", "struct Kept;"})
+	skeletonCuts(t, skel, []string{"thread_local", "impl_eq", "assert!", "println", "LOCAL", "debug_assert", "vec!", "format!", "as u8"},
+		[]string{"macro_rules! square", "lazy_static::lazy_static! {}", "struct Kept;"})
 	sameAsFullParse(t, x, l, "a.rs", src)
 	skeletonFinds(t, l, x, src, "a.rs", []string{"square", "tests", "main", "Kept"})
 }
@@ -189,4 +190,37 @@ fn f() { let t = [0u8; 4]; }
 		[]string{"fn a(){}", "fn b(){}", "struct Inner;", "impl T for X {}"})
 	sameAsFullParse(t, x, l, "a.rs", src)
 	skeletonFinds(t, l, x, src, "a.rs", []string{"a", "b", "c", "d", "Inner", "e", "f"})
+}
+
+// TestSkeletonRustStatements: in a body that holds an item, the
+// statements that define nothing go (those ended by ';', by a block that
+// a name, a block or an attribute follows, and the value at the end),
+// the items and the statements that hold one stay; an `extern "C" fn`
+// item's body is a fn's (it goes), not a container's; and the skeleton
+// finds what a full parse finds.
+func TestSkeletonRustStatements(t *testing.T) {
+	src := []byte(`fn f() {
+    let a = 1;
+    struct S { x: u8 }
+    if a > 0 { g(a) } else if a < 0 { h() } else { i() }
+    fn inner() -> u8 { 2 }
+    loop { break }
+    { let scoped = 3; }
+    #[allow(unused)]
+    let t = S { x: 1 }.x;
+    match a { _ => {} }
+    unsafe { z() }
+    impl S { fn m(&self) {} }
+    let kept = { struct InLet; 4 };
+    'outer: for _ in 0..1 { continue 'outer; }
+    a + 1
+}
+pub unsafe extern "C" fn ffi(x: u8) -> u8 { unsafe { x as u8 } }
+static F: extern "C" fn() = { extern "C" fn init() {} init };
+`)
+	l, x, skel := skeletonOf(t, "rust", src)
+	skeletonCuts(t, skel, []string{"let a", "g(a)", "else", "loop", "scoped", "S { x: 1 }", "match", "unsafe {", "'outer", "a + 1", "x as u8"},
+		[]string{"struct S { x: u8 }", "fn inner(){}", "impl S {", "struct InLet;", "pub unsafe extern \"C\" fn ffi(){}", "static F: extern \"C\" fn() = {", "fn init(){}"})
+	sameAsFullParse(t, x, l, "a.rs", src)
+	skeletonFinds(t, l, x, src, "a.rs", []string{"f", "S", "x", "inner", "m", "InLet", "ffi", "F", "init"})
 }
