@@ -143,7 +143,7 @@ func (x *extractor) parseDefs(l *Language, src []byte) ([]def, error) {
 	for i := range x.caps {
 		x.sk.toFile(&x.caps[i].rng)
 	}
-	return x.collect(l, src, x.sk.fixes), nil
+	return x.collect(l, src, &x.sk), nil
 }
 
 func (l *Language) defDepth() uint32 {
@@ -511,14 +511,15 @@ func sameAround(a, b []rawDef) bool {
 }
 
 // collect makes the definitions of a file from the captures of its
-// definitions query (x.caps), moving ends by fixes.
-func (x *extractor) collect(l *Language, src []byte, fixes []rangeFix) []def {
-	return x.emit(l, x.raws(l, src, fixes), false)
+// definitions query (x.caps), moving ends and starts by the fixes of sk
+// (the skeleton the captures come from; nil: none).
+func (x *extractor) collect(l *Language, src []byte, sk *skelOut) []def {
+	return x.emit(l, x.raws(l, src, sk), false)
 }
 
 // raws makes the matches of the captures of a definitions query (x.caps)
 // definitions and scopes, one per name node, outer ones first.
-func (x *extractor) raws(l *Language, src []byte, fixes []rangeFix) []rawDef {
+func (x *extractor) raws(l *Language, src []byte, sk *skelOut) []rawDef {
 	// The names and containers go into one string per file (x.text, then
 	// text): one allocation instead of one per string.
 	raw := x.raw[:0]
@@ -547,7 +548,10 @@ func (x *extractor) raws(l *Language, src []byte, fixes []rangeFix) []rawDef {
 			case capDef:
 				d.kind = info.kind
 				d.rng = c.rng
-				fixEnd(fixes, &d.rng)
+				if sk != nil {
+					fixEnd(sk.fixes, &d.rng)
+					fixStart(sk.starts, &d.rng)
+				}
 				if l.syn.leadingComments {
 					l.syn.skipComments(src, &d.rng)
 				}

@@ -219,6 +219,11 @@ type skelOut struct {
 	// comments: rubySkeleton's comments, as rubyTokens reads them (the
 	// body fast path's spans)
 	comments [][2]int
+
+	// starts give back the starts of definitions whose first tokens the
+	// skeleton left out (C#'s attributes): a node that starts at byte
+	// at starts at endByte, point end.
+	starts []rangeFix
 }
 
 // seg is one piece of a skeleton: buf[c:] comes from the file at byte o,
@@ -229,7 +234,7 @@ type seg struct {
 }
 
 func (k *skelOut) reset() {
-	k.buf, k.segs, k.fixes = k.buf[:0], k.segs[:0], k.fixes[:0]
+	k.buf, k.segs, k.fixes, k.starts = k.buf[:0], k.segs[:0], k.fixes[:0], k.starts[:0]
 	k.crow, k.ccol, k.hint = 0, 0, 0
 	k.groups = k.groups[:0]
 	k.bodies = k.bodies[:0]
@@ -340,6 +345,18 @@ func fixEnd(fixes []rangeFix, r *sitter.Range) {
 	i, _ := slices.BinarySearchFunc(fixes, r.EndByte, func(f rangeFix, at uint32) int { return cmp.Compare(f.at, at) })
 	if i < len(fixes) && fixes[i].at == r.EndByte {
 		r.EndByte, r.EndPoint = fixes[i].endByte, fixes[i].end
+	}
+}
+
+// fixStart moves the start of r when the skeleton cut its head (see
+// skelOut.starts).
+func fixStart(starts []rangeFix, r *sitter.Range) {
+	if len(starts) == 0 {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(starts, r.StartByte, func(f rangeFix, at uint32) int { return cmp.Compare(f.at, at) })
+	if i < len(starts) && starts[i].at == r.StartByte {
+		r.StartByte, r.StartPoint = starts[i].endByte, starts[i].end
 	}
 }
 

@@ -641,6 +641,12 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				ret.from, ret.snap = off+1, b.save()
 			}
 		case '(', '[':
+			if c == '[' && sx.attributes && inContainer && paren == 0 && (prev == ';' || prev == '{' || prev == '}' || prev == ',') {
+				if end := b.attrCut(off); end > 0 {
+					off = end // prev stays: the declaration starts after it
+					continue
+				}
+			}
 			if c == '[' && (prev == '=' || prev == '(' || prev == ',' || prev == 'A' || prev == ':' || prev == 'i' && prevWord == "return" ||
 				prev == '&' && (prev2 == '=' || prev2 == '(' || prev2 == ',')) { // Rust: = &[...]
 				// An array literal: left out when large and empty of definitions.
@@ -1565,6 +1571,7 @@ func isSpace(c byte) bool {
 // piece by piece turns out to be one to leave out whole.
 type skelSnap struct {
 	buf, segs, fixes   int
+	starts             int
 	crow, ccol         uint32
 	from               int
 	fromPt             sitter.Point
@@ -1573,11 +1580,12 @@ type skelSnap struct {
 }
 
 func (s *skeleton) save() skelSnap {
-	return skelSnap{len(s.out.buf), len(s.out.segs), len(s.out.fixes), s.out.crow, s.out.ccol, s.from, s.fromPt, s.rowOff, s.row, s.lineS, s.cuts}
+	return skelSnap{len(s.out.buf), len(s.out.segs), len(s.out.fixes), len(s.out.starts), s.out.crow, s.out.ccol, s.from, s.fromPt, s.rowOff, s.row, s.lineS, s.cuts}
 }
 
 func (s *skeleton) restore(p skelSnap) {
 	s.out.buf, s.out.segs, s.out.fixes = s.out.buf[:p.buf], s.out.segs[:p.segs], s.out.fixes[:p.fixes]
+	s.out.starts = s.out.starts[:p.starts]
 	s.out.crow, s.out.ccol = p.crow, p.ccol
 	s.from, s.fromPt = p.from, p.fromPt
 	s.rowOff, s.row, s.lineS = p.rowOff, p.row, p.lineS

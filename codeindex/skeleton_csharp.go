@@ -240,3 +240,103 @@ func directiveWord(d []byte) string {
 	}
 	return string(d[i:j])
 }
+
+// attrCut leaves out the run of attribute sections whose first '[' is at
+// off, before a declaration or an enum member, and returns where the
+// skeleton reads on (0 when it leaves nothing out). An attribute defines
+// nothing and is a node of its declaration: `[Test]`, `[JsonProperty(...)]`
+// before most members of Newtonsoft.Json's tests were a tenth of their
+// skeleton's parse. The declaration, which started at the first '[',
+// still starts there (a start fix at the token after the run). A run of
+// global attributes (`[assembly: X]`) goes without one; nothing goes
+// when a section mixes both, or holds a directive, a ';', a word that
+// may define something or what the lexer cannot read.
+func (b *bskel) attrCut(off int) int {
+	src := b.src
+	lx := b.lx
+	next := func(at int) int { // the next token's offset
+		for {
+			k, e := lx.next(at)
+			if k != tSpace && k != tComment {
+				return at
+			}
+			at = e
+		}
+	}
+	global, n := false, off
+	for i := 0; n < len(src) && src[n] == '['; i++ {
+		g := b.globalAttr(n + 1)
+		if i > 0 && g != global {
+			return 0
+		}
+		global = g
+		end := b.attrEnd(n + 1)
+		if end < 0 {
+			return 0
+		}
+		n = next(end + 1)
+	}
+	if n >= len(src) {
+		return 0
+	}
+	pt := b.point(off)
+	b.cut(off, n)
+	if !global {
+		b.out.starts = append(b.out.starts, rangeFix{at: uint32(n), endByte: uint32(off), end: pt})
+	}
+	return n
+}
+
+// globalAttr reports whether the attribute section whose contents start
+// at off has the target assembly or module.
+func (b *bskel) globalAttr(off int) bool {
+	lx := b.lx
+	k, e := lx.next(off)
+	if k == tSpace {
+		off = e
+		k, e = lx.next(off)
+	}
+	if k != tIdent || string(b.src[off:e]) != "assembly" && string(b.src[off:e]) != "module" {
+		return false
+	}
+	return e < len(b.src) && b.src[e] == ':' && (e+1 == len(b.src) || b.src[e+1] != ':')
+}
+
+// attrEnd returns the offset of the ']' that closes the attribute
+// section whose contents start at off, or -1 (see attrCut).
+func (b *bskel) attrEnd(off int) int {
+	src, sx := b.src, b.sx
+	lx := b.lx
+	depth := 0
+	for off < len(src) {
+		k, e := lx.next(off)
+		switch k {
+		case tDirective, tBad, tEOF:
+			return -1
+		case tIdent:
+			if e-off < 32 && sx.defLens[src[off]]&(1<<(e-off)) != 0 {
+				if _, f := sx.wordKw(src[off:e]); f&(kwContainer|kwDef) != 0 && b.nameAfter(e) {
+					return -1
+				}
+			}
+		case tPunct:
+			switch src[off] {
+			case '(', '[', '{':
+				depth++
+			case ')', '}':
+				if depth--; depth < 0 {
+					return -1
+				}
+			case ']':
+				if depth == 0 {
+					return off
+				}
+				depth--
+			case ';':
+				return -1
+			}
+		}
+		off = e
+	}
+	return -1
+}

@@ -276,7 +276,7 @@ namespace N
 }
 `)
 	l, x, skel = skeletonOf(t, "csharp", broken)
-	skeletonCuts(t, skel, []string{"#", "NET20", "PORTABLE"}, []string{"[Serializable]", "public class B : Base", ", ICloneable"})
+	skeletonCuts(t, skel, []string{"#", "NET20", "PORTABLE", "Serializable"}, []string{"public class B : Base", ", ICloneable"})
 	skeletonFinds(t, l, x, broken, "b.cs", []string{"N", "B", "X"})
 }
 
@@ -346,5 +346,40 @@ func TestSkeletonCSharpValues(t *testing.T) {
 		[]string{"string Name;", "Dictionary<string, List<int>> Map;", "int first, second;", "bool less, more;", "bool tight = a<b, rest;", "public int Count {}\n",
 			"Func<int, int> Twice;", "int[] Table;", "None,", "One,", "Two ,", "Both\n"})
 	skeletonFinds(t, l, x, src, "a.cs", []string{"N", "C", "Name", "Map", "first", "second", "less", "more", "tight", "rest", "Count", "Twice", "Table", "E", "None", "One", "Two", "Both"})
+	sameAsFullParse(t, x, l, "a.cs", src)
+}
+
+// TestSkeletonCSharpAttributes: C#'s skeleton leaves out the attribute
+// sections before a declaration or an enum member, and the definition
+// still starts at the first '['; global attributes go too.
+func TestSkeletonCSharpAttributes(t *testing.T) {
+	src := []byte(`[assembly: AssemblyTitle("t")]
+[module: CLSCompliant(true)]
+
+namespace N
+{
+    [Serializable]
+    [JsonObject(MemberSerialization.OptIn)] // opt in
+    public class C
+    {
+        [Test, Category("x")]
+        [InlineData(new[] { 1, 2 })]
+        public void Run() { }
+
+        [return: MarshalAs(UnmanagedType.Bool)]
+        [DllImport("user32.dll")] private static extern bool Beep(uint f);
+
+        [JsonProperty] public string Name { get; set; }
+        [NonSerialized] private int _x;
+    }
+
+    [Flags] enum E { [EnumMember(Value = "a")] A = 1, [Obsolete] B }
+}
+`)
+	l, x, skel := skeletonOf(t, "csharp", src)
+	skeletonCuts(t, skel, []string{"assembly", "module", "Serializable", "JsonObject", "opt in", "Test", "InlineData", "return:", "DllImport",
+		"JsonProperty", "NonSerialized", "Flags", "EnumMember", "Obsolete"},
+		[]string{"public class C", "public void Run()", "private bool Beep(", "public string Name", "private int _x;", "enum E {", "A,", "B }"})
+	skeletonFinds(t, l, x, src, "a.cs", []string{"N", "C", "Run", "Beep", "Name", "_x", "E", "A", "B"})
 	sameAsFullParse(t, x, l, "a.cs", src)
 }
