@@ -49,7 +49,10 @@
 // parse finds. Lua does without a parse (Language.defsPass): luaDefs reads
 // Lua's syntax and finds the captures the definitions walk finds in a full
 // parse (TestLuaDefsCorpus), for its own buffers' updates too; text it
-// cannot read goes to the skeleton parse. The build runs only the definitions query,
+// cannot read goes to the skeleton parse. Rust's build does without one
+// too (Language.buildPass): rustDefs reads the skeleton, a small language
+// of items, and finds what the walk of its parse finds
+// (TestRustDefsCorpus); buffers keep their parse. The build runs only the definitions query,
 // parse and query in one cgo call per file, one parser per worker. A
 // start with the cache (cache.go) installs it in one piece while the walk
 // lists the files and the workers lstat them; only files whose size or

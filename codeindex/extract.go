@@ -31,6 +31,9 @@ type extractor struct {
 	lua     luaParser // reused by luaDefs
 	luaIDs  *luaIDs   // the capture ids of Lua's patterns, on first use
 	fr      *workspace.FileReader
+
+	rust    rustReader // reused by rustDefs
+	rustIDs *rustIDs   // the capture ids of Rust's patterns, on first use
 }
 
 func newExtractor() *extractor {
@@ -100,6 +103,9 @@ type rawDef struct {
 func (x *extractor) skeletonDefs(l *Language, src []byte) ([]def, error) {
 	if defs, ok := x.passDefs(l, src); ok {
 		return defs, nil
+	}
+	if l.buildPass != nil && l.load() == nil && l.buildPass(x, l, src) {
+		return x.collect(l, src, nil), nil
 	}
 	return x.parseDefs(l, src)
 }

@@ -46,6 +46,10 @@ type Language struct {
 	// as the walk of a full parse would) without parsing it, or reports
 	// false for text it cannot read (Lua: luaDefs).
 	defsPass func(x *extractor, l *Language, src []byte) bool
+	// buildPass is a defsPass for the files of a build only (skeletonDefs),
+	// not for buffers, which keep a tree for their incremental updates
+	// (Rust: rustDefs).
+	buildPass func(x *extractor, l *Language, src []byte) bool
 	// maxDepth, when not 0, is the deepest node where a definitions pattern
 	// starts (the root is at 0).
 	maxDepth uint32
@@ -99,7 +103,7 @@ var languages = []*Language{
 	{Name: "javascript", syn: jsSyntax, Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Query: "javascript.scm", grammar: javascript.GetLanguage},
 	{Name: "typescript", syn: tsSyntax, Extensions: []string{".ts", ".mts", ".cts"}, Query: "typescript.scm", grammar: typescript.GetLanguage},
 	{Name: "tsx", syn: tsxSyntax, Extensions: []string{".tsx"}, Query: "tsx.scm", grammar: tsx.GetLanguage},
-	{Name: "rust", syn: rustSyntax, Extensions: []string{".rs"}, Query: "rust.scm", grammar: rust.GetLanguage},
+	{Name: "rust", syn: rustSyntax, buildPass: rustDefs, Extensions: []string{".rs"}, Query: "rust.scm", grammar: rust.GetLanguage},
 	{Name: "java", syn: javaSyntax, Extensions: []string{".java"}, Query: "java.scm", grammar: java.GetLanguage},
 	{Name: "c", syn: cSyntax, Extensions: []string{".c", ".h"}, Query: "c.scm", grammar: c.GetLanguage},
 	{Name: "cpp", syn: cppSyntax, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Query: "cpp.scm", grammar: cpp.GetLanguage},
