@@ -22,7 +22,13 @@ func bracketSkeleton(sx *syntax) func(out *skelOut, src []byte) bool {
 	return func(out *skelOut, src []byte) bool {
 		out.reset()
 		b := bskel{skeleton: skeleton{src: src, out: out}, lx: lexer{sx: sx, src: src}, sx: sx}
-		end, _ := b.block(0, 0, true)
+		// A byte order mark stays, but is no word before the first
+		// declaration (the lexer reads its bytes as a name's).
+		start := 0
+		if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+			start = 3
+		}
+		end, _ := b.block(start, 0, true)
 		if b.fail || end != len(src) || b.cuts == 0 {
 			return false
 		}
@@ -125,6 +131,13 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		ctrl, keep  bool
 	}
 	stmt.start = -1
+	// chain: the last name read and its token's number, and whether the
+	// dotted name it is in may lose its qualifiers (C#: see
+	// syntax.typeQualifiers).
+	var chain struct {
+		start, tok int
+		ok         bool
+	}
 	cutStmts := (sx.parens == parensBody || sx.macros) && closer == '}' && !inContainer
 	// enumConsts: this block is an enum's body, before the ';' that
 	// ends its constants; headEnum: the statement has the word enum.
@@ -247,6 +260,14 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					off = semi + 1
 					continue
 				}
+			}
+			if sx.typeQualifiers && paren == 0 {
+				if prev == '.' && tokN == chain.tok+2 && chain.ok {
+					b.cut(chain.start, off) // System.Windows.Forms.Button: the parser sees Button
+				} else {
+					chain.ok = prev == 'i' && prevWord != "using" && head&kwContainer == 0 && headAngle == 0
+				}
+				chain.start, chain.tok = off, tokN
 			}
 			word, f := sx.wordKw(src[off:e])
 			if paren == 0 && inContainer && prev == 'i' && sx.mods[prevWord] && sx.mods[word] {

@@ -383,3 +383,30 @@ namespace N
 	skeletonFinds(t, l, x, src, "a.cs", []string{"N", "C", "Run", "Beep", "Name", "_x", "E", "A", "B"})
 	sameAsFullParse(t, x, l, "a.cs", src)
 }
+
+// TestSkeletonCSharpQualifiers: C#'s skeleton leaves out the qualifiers
+// of a type's dotted name after a word, not those of a namespace's name,
+// a base type, or a type that starts a declaration; a byte order mark is
+// no word before the first using directive.
+func TestSkeletonCSharpQualifiers(t *testing.T) {
+	src := []byte("\xef\xbb\xbfusing System;\n" + `
+namespace Shop.Inventory.Forms
+{
+    partial class Dlg : System.Windows.Forms.Form
+    {
+        private System.Windows.Forms.Button m_btnOK;
+        public static global::System.Guid Id;
+        System.Drawing.Color m_clr;
+        public event System.EventHandler Done;
+        void System.IDisposable.Dispose() { }
+        public System.Collections.Generic.List<System.String> Names() { }
+    }
+}
+`)
+	l, x, skel := skeletonOf(t, "csharp", src)
+	skeletonCuts(t, skel, []string{"using System;", "System.Windows.Forms.Button", "System.EventHandler", "IDisposable", "Generic.List"},
+		[]string{"namespace Shop.Inventory.Forms", ": System.Windows.Forms.Form", "private Button m_btnOK;", "public global::System.Guid Id;",
+			"System.Drawing.Color m_clr;", "public event EventHandler Done;", "void Dispose()", "public List<System.String> Names()"})
+	skeletonFinds(t, l, x, src, "a.cs", []string{"Shop.Inventory.Forms", "Dlg", "m_btnOK", "Id", "m_clr", "Dispose", "Names"})
+	sameAsFullParse(t, x, l, "a.cs", src)
+}

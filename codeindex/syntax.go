@@ -105,6 +105,13 @@ type syntax struct {
 	// attributes: the skeleton leaves out the attributes before a
 	// declaration (see bskel.attrCut).
 	attributes bool
+	// typeQualifiers: the skeleton leaves out the qualifiers of a dotted
+	// name that follows a word outside parentheses (`private
+	// System.Windows.Forms.Button m_btn;` becomes `private Button
+	// m_btn;`), not in a container's head (`namespace A.B`, whose name
+	// the query takes whole; `class C : A.B`), nor one that starts a
+	// declaration (the definition starts there).
+	typeQualifiers bool
 	// anonClass: `new T(...) {` opens a class body (Java).
 	anonClass bool
 	// methods: `name(...) {` defines a method wherever it stands (object
@@ -264,7 +271,7 @@ var (
 		containers: []string{"class", "interface", "enum"}, anyContainer: []string{"record"}})
 	csharpSyntax = withC(syntax{generics: true, family: "csharp", preproc: true, triple: true, verbatim: true, body: bodyBrackets, parens: parensAny,
 		keep:       strings.Fields("default sizeof checked unchecked stackalloc when is as out ref params public private protected internal static readonly async override virtual abstract sealed extern unsafe volatile const partial implicit explicit operator where var get set init add remove"),
-		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, importWord: "using", plainBodies: true, cutDirectives: true, values: true, attributes: true,
+		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, importWord: "using", plainBodies: true, cutDirectives: true, values: true, attributes: true, typeQualifiers: true,
 		mods: words("public private protected internal static readonly virtual override abstract sealed extern unsafe volatile async")})
 	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
