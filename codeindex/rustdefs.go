@@ -126,8 +126,9 @@ type rustReader struct {
 	kind      int
 	prevEnd   int // the end of the token before it
 	fail      bool
-	failAt    int // where the reader stopped (for tests)
-	depth     int // nesting of items and types, bounded
+	failAt    int  // where the reader stopped (for tests)
+	inTrait   bool // reading the items of a trait
+	depth     int  // nesting of items and types, bounded
 	ids       rustIDs
 	match     uint32
 	caps      []rustCap
@@ -378,6 +379,8 @@ func (r *rustReader) item() {
 		i := r.capture(rustPatMacro, r.ids.macro, start, 0, ns, ne)
 		r.macroTokens()
 		r.caps[i].end = r.prevEnd
+	case r.word("use"):
+		r.useDecl() // one the skeleton kept
 	case r.word("extern") && r.peekWord("crate"):
 		r.next()
 		r.next()
@@ -399,6 +402,31 @@ func (r *rustReader) item() {
 		r.macroTokens()
 	default:
 		r.qualifiedItem(start, vis)
+	}
+}
+
+// useDecl reads a use declaration: paths, braces, commas, *, as.
+func (r *rustReader) useDecl() {
+	r.next()
+	depth := 0
+	for !r.fail {
+		switch {
+		case r.is(';') && depth == 0:
+			r.next()
+			return
+		case r.is('{'):
+			depth++
+		case r.is('}'):
+			if depth--; depth < 0 {
+				r.bad()
+				return
+			}
+		case r.kind == rkIdent, r.isPair(':'), r.is(','), r.is('*'):
+		default:
+			r.bad()
+			return
+		}
+		r.next()
 	}
 }
 
@@ -520,7 +548,9 @@ func (r *rustReader) qualifiedItem(start int, vis bool) {
 			r.bad()
 			return
 		}
+		r.inTrait = true
 		r.itemBody(i)
+		r.inTrait = false
 	default:
 		r.bad()
 	}
@@ -544,6 +574,9 @@ func (r *rustReader) fnItem(start int) {
 		r.next()
 		r.typ()
 	}
+	if r.word("where") {
+		r.whereClause() // one the skeleton kept (a signature's, with an '=' in it)
+	}
 	switch {
 	case r.is(';'):
 		r.capture(rustPatSig, r.ids.method, start, r.end, ns, ne)
@@ -551,7 +584,10 @@ func (r *rustReader) fnItem(start int) {
 	case r.is('{'):
 		i := r.capture(rustPatFunc, r.ids.function, start, 0, ns, ne)
 		r.next()
+		inTrait := r.inTrait
+		r.inTrait = false
 		r.itemsIn(true, true)
+		r.inTrait = inTrait
 		r.closeItem(i, '}')
 	default:
 		r.bad()
@@ -581,7 +617,15 @@ func (r *rustReader) itemBody(i int) {
 // valueItem reads a const or static item after its keyword (and mut):
 // its name, type, and value if the skeleton kept one.
 func (r *rustReader) valueItem(pattern int, def uint16, start int) {
-	ns, ne := r.name()
+	var ns, ne int
+	if r.word("_") && pattern == rustPatConst && !r.inTrait {
+		// const _: T = v; names _ (in a trait, the grammar reads no
+		// const_item).
+		ns, ne = r.pos, r.end
+		r.next()
+	} else {
+		ns, ne = r.name()
+	}
 	if !r.is(':') {
 		r.bad()
 		return
@@ -1057,6 +1101,31 @@ func (r *rustReader) generics() {
 		}
 	}
 	r.next()
+}
+
+// whereClause reads a where clause up to the '{' or ';' after it: 'a:
+// 'b, T: bounds, for<'a> T: bounds, each followed by a comma or not.
+func (r *rustReader) whereClause() {
+	r.next()
+	for !r.fail && !r.is('{') && !r.is(';') {
+		switch {
+		case r.kind == rkLifetime:
+			r.next()
+		case r.word("for"):
+			r.next()
+			r.generics()
+			r.typ()
+		default:
+			r.typ()
+		}
+		r.expect(':')
+		r.bounds()
+		if r.is(',') {
+			r.next()
+		} else if !r.is('{') && !r.is(';') {
+			r.bad()
+		}
+	}
 }
 
 // typeParams reads type parameters <...>: 'a, 'a: 'b + 'c, T, T: bounds,

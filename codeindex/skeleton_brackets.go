@@ -138,6 +138,20 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		start, tok int
 		ok         bool
 	}
+	// rustBlockStmt: a Rust block (or a macro's braces) closed before off
+	// at this block's level; when a name, a block or an attribute follows
+	// (rustStmtEnd), the statement ends there (an item, if {...} else
+	// {...}, loop {...}, unsafe {...}, macro_rules! m {...}), and goes
+	// when cut (it holds no definition).
+	rustBlockStmt := func(off int, cut bool) {
+		if stmt.start >= 0 && b.rustStmtEnd(off) {
+			if cut && !stmt.bad {
+				b.restore(stmt.snap)
+				b.cut(stmt.start, off)
+			}
+			stmt.start = -1
+		}
+	}
 	cutStmts := (sx.parens == parensBody || sx.macros) && closer == '}' && !inContainer
 	// enumConsts: this block is an enum's body, before the ';' that
 	// ends its constants; headEnum: the statement has the word enum.
@@ -454,6 +468,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if macroStart >= 0 && tokN == macroTok {
 				b.restore(macroSnap)
 				b.cut(macroStart, end)
+				if stmt.start == macroStart {
+					stmt.start = -1 // the statement went whole
+				}
 				macroStart = -1
 				off = end
 				b.lx.operand = true
@@ -471,6 +488,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = close + 1
 			b.lx.operand = true
 			push(closer, "")
+			if closer == '}' && cutStmts && paren == 0 {
+				rustBlockStmt(off, nDefs == stmt.defs && headAngle == 0) // macro_rules! m {...}, a::m! {...}
+			}
 			continue
 		}
 		if c == '#' && sx.macros {
@@ -596,15 +616,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			b.lx.operand = true
 			switch {
 			case sx.macros:
-				if cutStmts && paren == 0 && stmt.start >= 0 && b.rustStmtEnd(off) {
-					// A Rust statement that a block ends (an item, if
-					// {...} else {...}, loop {...}, unsafe {...}): it
-					// goes unless it holds a definition.
-					if !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
-						b.restore(stmt.snap)
-						b.cut(stmt.start, off)
-					}
-					stmt.start = -1
+				if cutStmts && paren == 0 {
+					rustBlockStmt(off, nDefs == stmt.defs && headAngle == 0)
 				}
 			case paren == 0 && stmt.ctrl:
 				stmt.start = -1 // if (...) {...}: the next statement starts

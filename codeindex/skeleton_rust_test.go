@@ -213,14 +213,18 @@ func TestSkeletonRustStatements(t *testing.T) {
     impl S { fn m(&self) {} }
     let kept = { struct InLet; 4 };
     'outer: for _ in 0..1 { continue 'outer; }
+    macro_rules! local { () => {} }
+    let after_rules = 5;
+    println!("{}", a); struct AfterMacro;
     a + 1
 }
 pub unsafe extern "C" fn ffi(x: u8) -> u8 { unsafe { x as u8 } }
 static F: extern "C" fn() = { extern "C" fn init() {} init };
 `)
 	l, x, skel := skeletonOf(t, "rust", src)
-	skeletonCuts(t, skel, []string{"let a", "g(a)", "else", "loop", "scoped", "S { x: 1 }", "match", "unsafe {", "'outer", "a + 1", "x as u8"},
-		[]string{"struct S { x: u8 }", "fn inner(){}", "impl S {", "struct InLet;", "pub unsafe extern \"C\" fn ffi(){}", "static F: extern \"C\" fn() = {", "fn init(){}"})
+	skeletonCuts(t, skel, []string{"let a", "g(a)", "else", "loop", "scoped", "S { x: 1 }", "match", "unsafe {", "'outer", "a + 1", "x as u8", "after_rules", "println"},
+		[]string{"struct S { x: u8 }", "fn inner(){}", "impl S {", "struct InLet;", "pub unsafe extern \"C\" fn ffi(){}", "static F: extern \"C\" fn() = {", "fn init(){}",
+			"macro_rules! local {}", "struct AfterMacro;"})
 	sameAsFullParse(t, x, l, "a.rs", src)
-	skeletonFinds(t, l, x, src, "a.rs", []string{"f", "S", "x", "inner", "m", "InLet", "ffi", "F", "init"})
+	skeletonFinds(t, l, x, src, "a.rs", []string{"f", "S", "x", "inner", "m", "InLet", "ffi", "F", "init", "local", "AfterMacro"})
 }
