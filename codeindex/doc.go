@@ -52,7 +52,8 @@
 // cannot read goes to the skeleton parse. Rust's build does without one
 // too (Language.buildPass): rustDefs reads the skeleton, a small language
 // of items, and finds what the walk of its parse finds
-// (TestRustDefsCorpus); buffers keep their parse. The build runs only the definitions query,
+// (TestRustDefsCorpus); buffers keep their parse. C#'s likewise: csDefs
+// (TestCSharpDefsCorpus). The build runs only the definitions query,
 // parse and query in one cgo call per file, one parser per worker. A
 // start with the cache (cache.go) installs it in one piece while the walk
 // lists the files and the workers lstat them; only files whose size or

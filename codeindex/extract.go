@@ -34,6 +34,9 @@ type extractor struct {
 
 	rust    rustReader // reused by rustDefs
 	rustIDs *rustIDs   // the capture ids of Rust's patterns, on first use
+
+	cs    csReader // reused by csDefs
+	csIDs *csIDs   // the capture ids of C#'s patterns, on first use
 }
 
 func newExtractor() *extractor {

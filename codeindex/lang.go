@@ -48,7 +48,7 @@ type Language struct {
 	defsPass func(x *extractor, l *Language, src []byte) bool
 	// buildPass is a defsPass for the files of a build only (skeletonDefs),
 	// not for buffers, which keep a tree for their incremental updates
-	// (Rust: rustDefs).
+	// (Rust: rustDefs; C#: csDefs).
 	buildPass func(x *extractor, l *Language, src []byte) bool
 	// maxDepth, when not 0, is the deepest node where a definitions pattern
 	// starts (the root is at 0).
@@ -107,7 +107,7 @@ var languages = []*Language{
 	{Name: "java", syn: javaSyntax, Extensions: []string{".java"}, Query: "java.scm", grammar: java.GetLanguage},
 	{Name: "c", syn: cSyntax, Extensions: []string{".c", ".h"}, Query: "c.scm", grammar: c.GetLanguage},
 	{Name: "cpp", syn: cppSyntax, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Query: "cpp.scm", grammar: cpp.GetLanguage},
-	{Name: "csharp", syn: csharpSyntax, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},
+	{Name: "csharp", syn: csharpSyntax, buildPass: csDefs, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},
 	{Name: "ruby", syn: rubySyntax, topMethodIsFunction: true, Extensions: []string{".rb", ".rake", ".gemspec"}, Query: "ruby.scm", grammar: ruby.GetLanguage},
 	{Name: "php", syn: phpSyntax, Extensions: []string{".php"}, Query: "php.scm", grammar: php.GetLanguage},
 	{Name: "lua", syn: luaSyntax, capsConstants: true, serialParse: true, defsPass: luaDefs, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},

@@ -109,7 +109,8 @@ func (lx *lexer) next(off int) (tokKind, int) {
 	return tPunct, e
 }
 
-// lineStartsAt reports whether only blanks come before off on its line.
+// lineStartsAt reports whether only blanks come before off on its line
+// (and a byte order mark, on the first).
 func lineStartsAt(src []byte, off int) bool {
 	for i := off - 1; i >= 0; i-- {
 		switch src[i] {
@@ -117,7 +118,7 @@ func lineStartsAt(src []byte, off int) bool {
 		case '\n':
 			return true
 		default:
-			return false
+			return i == 2 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf
 		}
 	}
 	return true

@@ -276,7 +276,7 @@ func (b *bskel) attrCut(off int) int {
 		}
 		n = next(end + 1)
 	}
-	if n >= len(src) {
+	if n >= len(src) && !global {
 		return 0
 	}
 	pt := b.point(off)

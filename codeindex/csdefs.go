@@ -1,0 +1,671 @@
+package codeindex
+
+import (
+	"sort"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// csDefs finds the definitions of a C# file in a build without
+// tree-sitter, as rustDefs does for Rust: it reads the file's skeleton
+// (bodies, accessors, parameters, values, attributes, directives, using
+// directives and type qualifiers left out), a small language of
+// declarations (`namespace N {`, `public class C : B {`, `private int
+// a, b;`, `public T P {}`, `public void M<T>() where T : I {}`, `enum E
+// { A, B }`, `delegate void D();`), and sets x.caps to the captures that
+// the walk of the skeleton's parse finds (patterns, capture ids, node
+// ranges, in its order), mapped to the file as parseDefs maps them. It
+// reports false, leaving the file to the parse, for text it does not know
+// to be what the grammar reads without error: a parameter, a value or a
+// body the skeleton kept, an expression-bodied member, a literal, a
+// tuple, a record, a file-scoped namespace, a name that is a keyword...
+//
+// The parse of the skeleton and its walk were most of the C# corpus's
+// build. Buffers keep their parse (Language.buildPass).
+// TestCSharpDefsCorpus checks this reader against the skeleton's parse
+// file by file; TestCSharpDefsSnippets on the corners below.
+//
+// What the patterns of queries/csharp.scm see of tree-sitter-c-sharp's
+// nodes: a declaration runs from its first modifier (or attribute: the
+// skeleton's start fixes) to its '}' or ';'; a field_declaration holds
+// all its declarators, each a match; an enum member is its name (and
+// value: the end fixes); a namespace's name is an identifier or a
+// qualified_name, captured whole.
+func csDefs(x *extractor, l *Language, src []byte) bool {
+	if x.csIDs == nil {
+		ids, ok := csCapIDs(l)
+		if !ok {
+			return false
+		}
+		x.csIDs = &ids
+	}
+	if !l.skeleton(&x.sk, src) {
+		return false
+	}
+	r := &x.cs
+	*r = csReader{src: x.sk.buf, ids: *x.csIDs, caps: r.caps[:0], lines: r.lines[:0]}
+	if len(r.src) >= 3 && r.src[0] == 0xef && r.src[1] == 0xbb && r.src[2] == 0xbf {
+		r.end = 3
+	}
+	r.next()
+	for !r.fail && r.kind != ckEOF {
+		r.member(true)
+	}
+	if r.fail {
+		return false
+	}
+	x.caps = x.caps[:0]
+	for _, c := range r.caps {
+		x.caps = append(x.caps, capture{match: c.match, pattern: c.pattern, index: c.index, rng: sitter.Range{
+			StartByte: uint32(c.start), EndByte: uint32(c.end), StartPoint: r.point(c.start), EndPoint: r.point(c.end),
+		}})
+	}
+	for i := range x.caps {
+		c := &x.caps[i]
+		x.sk.toFile(&c.rng)
+		if l.defInfo[c.index].role == capDef {
+			fixEnd(x.sk.fixes, &c.rng) // as collect does after parseDefs
+			fixStart(x.sk.starts, &c.rng)
+		}
+	}
+	return true
+}
+
+// csIDs are the capture ids of queries/csharp.scm's definitions patterns.
+type csIDs struct {
+	name, class, strct, iface, enum, typ, module, method, field, constant uint16
+}
+
+// csCapIDs returns the capture ids of l's definitions (loaded), as the
+// walk numbers them.
+func csCapIDs(l *Language) (csIDs, bool) {
+	var ids csIDs
+	want := map[string]*uint16{
+		"name": &ids.name, "definition.class": &ids.class, "definition.struct": &ids.strct, "definition.interface": &ids.iface,
+		"definition.enum": &ids.enum, "definition.type": &ids.typ, "definition.module": &ids.module, "definition.method": &ids.method,
+		"definition.field": &ids.field, "definition.constant": &ids.constant,
+	}
+	if len(l.defNames) != len(want) {
+		return ids, false
+	}
+	for i, n := range l.defNames {
+		p := want[n]
+		if p == nil {
+			return ids, false
+		}
+		*p = uint16(i)
+	}
+	return ids, true
+}
+
+// The patterns of queries/csharp.scm, in order.
+const (
+	csPatClass = iota
+	csPatRecord
+	csPatStruct
+	csPatInterface
+	csPatEnum
+	csPatDelegate
+	csPatNamespace
+	csPatFileNamespace
+	csPatMethod
+	csPatConstructor
+	csPatProperty
+	csPatField
+	csPatEnumMember
+)
+
+// Token kinds of csReader.
+const (
+	ckEOF = iota
+	ckIdent
+	ckPunct // one byte, or ::
+)
+
+// csReader reads the declarations of a C# skeleton.
+type csReader struct {
+	src       []byte
+	pos, end  int // the current token
+	kind      int
+	prevEnd   int // the end of the token before it
+	fail      bool
+	failAt    int // where the reader stopped (for tests)
+	depth     int // nesting of declarations and types, bounded
+	ids       csIDs
+	match     uint32
+	caps      []rustCap
+	lines     []int // offsets where the lines of src start, on demand
+	linesDone bool
+}
+
+// next reads the next token, past blanks; it fails on what the reader
+// does not know (comments, literals, numbers, verbatim names, bytes of
+// UTF-8 names).
+func (r *csReader) next() {
+	src := r.src
+	r.prevEnd = r.end
+	i := r.end
+	for i < len(src) && (src[i] == ' ' || src[i] == '\n' || src[i] == '\t' || src[i] == '\r') {
+		i++
+	}
+	r.pos = i
+	if i >= len(src) {
+		r.kind, r.end = ckEOF, i
+		return
+	}
+	c := src[i]
+	switch {
+	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		e := i + 1
+		for e < len(src) && isIdentByte(src[e]) {
+			e++
+		}
+		if e < len(src) && (src[e] >= 0x80 || src[e] == '"' || src[e] == '\'') {
+			r.bad()
+			return
+		}
+		r.kind, r.end = ckIdent, e
+	case c == ':' && i+1 < len(src) && src[i+1] == ':':
+		r.kind, r.end = ckPunct, i+2
+	case c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' || c == '<' || c == '>' || c == ',' || c == ';' || c == ':' || c == '.' || c == '?' || c == '~':
+		r.kind, r.end = ckPunct, i+1
+	default:
+		r.bad() // a literal, a number, a comment, '=', '*', '@'...
+	}
+}
+
+// bad fails the reading and ends it.
+func (r *csReader) bad() {
+	if !r.fail {
+		r.failAt = r.pos
+	}
+	r.fail = true
+	r.kind, r.pos, r.end = ckEOF, len(r.src), len(r.src)
+}
+
+// is reports whether the token is the punctuation p.
+func (r *csReader) is(p byte) bool {
+	return r.kind == ckPunct && r.end-r.pos == 1 && r.src[r.pos] == p
+}
+
+// word reports whether the token is the identifier or keyword w.
+func (r *csReader) word(w string) bool {
+	return r.kind == ckIdent && string(r.src[r.pos:r.end]) == w
+}
+
+// expect reads the punctuation p, or fails.
+func (r *csReader) expect(p byte) {
+	if !r.is(p) {
+		r.bad()
+		return
+	}
+	r.next()
+}
+
+// name reads an identifier that names a declaration (not a keyword, nor
+// a contextual one) and returns its range, or fails.
+func (r *csReader) name() (int, int) {
+	if r.kind != ckIdent || csKeywords[string(r.src[r.pos:r.end])] || csContextual[string(r.src[r.pos:r.end])] {
+		r.bad()
+		return 0, 0
+	}
+	s, e := r.pos, r.end
+	r.next()
+	return s, e
+}
+
+// capture adds a match of pattern with its definition capture def over
+// [start, end) and its name; it returns the index of the first, whose end
+// the caller may set later.
+func (r *csReader) capture(pattern int, def uint16, start, end, ns, ne int) int {
+	i := len(r.caps)
+	r.caps = append(r.caps, rustCap{r.match, uint16(pattern), def, start, end}, rustCap{r.match, uint16(pattern), r.ids.name, ns, ne})
+	r.match++
+	return i
+}
+
+// enter bounds the nesting of what the reader reads.
+func (r *csReader) enter() bool {
+	if r.depth++; r.depth > 64 {
+		r.bad()
+		return false
+	}
+	return true
+}
+
+func (r *csReader) leave() { r.depth-- }
+
+// csModifiers are the modifiers the reader takes before a declaration.
+var csModifiers = words("public private protected internal static readonly virtual override abstract sealed extern unsafe volatile async const new partial")
+
+// csOperatorBytes are the bytes of the symbols of C#'s operators.
+var csOperatorBytes = func() (t [256]bool) {
+	for _, c := range []byte("+-*/%&|^!~=<>") {
+		t[c] = true
+	}
+	return t
+}()
+
+// csKeywords are C#'s reserved words; csContextual the contextual ones the
+// reader does not take for a name (the grammar may read them otherwise).
+var (
+	csKeywords   = words("abstract as base bool break byte case catch char checked class const continue decimal default delegate do double else enum event explicit extern false finally fixed float for foreach goto if implicit in int interface internal is lock long namespace new null object operator out override params private protected public readonly ref return sbyte sealed short sizeof stackalloc static string struct switch this throw true try typeof uint ulong unchecked unsafe ushort using virtual void volatile while")
+	csContextual = words("add alias and ascending async await by descending dynamic equals file from get global group init into join let managed nameof nint not notnull nuint on or orderby partial record remove required scoped select set unmanaged value var when where with yield")
+)
+
+// member reads a declaration of a namespace or a type's body (top: of
+// the file or a namespace, where only namespaces and types stand).
+func (r *csReader) member(top bool) {
+	if !r.enter() {
+		return
+	}
+	defer r.leave()
+	start := r.pos
+	if r.word("namespace") {
+		r.namespace(start)
+		return
+	}
+	for r.kind == ckIdent && csModifiers[string(r.src[r.pos:r.end])] {
+		r.next()
+	}
+	switch {
+	case r.word("class"):
+		r.typeDecl(start, csPatClass, r.ids.class)
+		return
+	case r.word("struct"):
+		r.typeDecl(start, csPatStruct, r.ids.strct)
+		return
+	case r.word("interface"):
+		r.typeDecl(start, csPatInterface, r.ids.iface)
+		return
+	case r.word("enum"):
+		r.enumDecl(start)
+		return
+	case r.word("delegate"):
+		r.next()
+		r.typ()
+		ns, ne := r.name()
+		r.typeParams()
+		r.emptyParens()
+		r.constraints()
+		if !r.is(';') {
+			r.bad()
+			return
+		}
+		r.next()
+		r.capture(csPatDelegate, r.ids.typ, start, r.prevEnd, ns, ne)
+		return
+	}
+	if top {
+		r.bad()
+		return
+	}
+	switch {
+	case r.is('~'): // a destructor: no pattern
+		r.next()
+		r.name()
+		r.emptyParens()
+		r.body()
+		return
+	case r.word("event"): // an event: no pattern
+		r.next()
+		r.typ()
+		r.name()
+		for r.is(',') {
+			r.next()
+			r.name()
+		}
+		if r.is('{') {
+			r.next()
+			r.expect('}')
+			return
+		}
+		r.expect(';')
+		return
+	case r.word("implicit") || r.word("explicit"): // a conversion: no pattern
+		r.next()
+		if !r.word("operator") {
+			r.bad()
+			return
+		}
+		r.next()
+		r.typ()
+		r.emptyParens()
+		r.body()
+		return
+	case r.kind == ckIdent && r.end < len(r.src) && r.src[r.end] == '(':
+		// A constructor: its name and parameters.
+		ns, ne := r.name()
+		r.emptyParens()
+		if r.is(':') {
+			r.next()
+			if !r.word("base") && !r.word("this") {
+				r.bad()
+				return
+			}
+			r.next()
+			r.emptyParens()
+		}
+		r.body()
+		r.capture(csPatConstructor, r.ids.method, start, r.prevEnd, ns, ne)
+		return
+	}
+	r.typ()
+	switch {
+	case r.word("operator"): // an operator: no pattern
+		// Its symbol (+, ==, >>, true...): bytes the tokens do not take.
+		i := r.end
+		for i < len(r.src) && (r.src[i] == ' ' || r.src[i] == '\t') {
+			i++
+		}
+		for i < len(r.src) && csOperatorBytes[r.src[i]] {
+			i++
+		}
+		r.end = i
+		r.next()
+		if r.word("true") || r.word("false") {
+			r.next()
+		}
+		if !r.is('(') {
+			r.bad()
+			return
+		}
+		r.skipBalanced('(', ')') // the skeleton keeps an operator's parameters
+		r.body()
+		return
+	case r.word("this"): // an indexer: no pattern
+		r.next()
+		if !r.is('[') {
+			r.bad()
+			return
+		}
+		r.skipBalanced('[', ']')
+		r.expect('{')
+		r.expect('}')
+		return
+	}
+	ns, ne := r.name()
+	for r.is('.') {
+		// An explicit implementation (IEnumerable.GetEnumerator) whose
+		// qualifier starts the declaration: the skeleton keeps it.
+		r.next()
+		ns, ne = r.name()
+	}
+	switch {
+	case r.is('(') || r.is('<'):
+		r.typeParams()
+		r.emptyParens()
+		r.constraints()
+		r.body()
+		r.capture(csPatMethod, r.ids.method, start, r.prevEnd, ns, ne)
+	case r.is('{'):
+		r.next()
+		r.expect('}')
+		r.capture(csPatProperty, r.ids.field, start, r.prevEnd, ns, ne)
+	case r.is(';') || r.is(','):
+		// A field: a match for each of its names, all over the whole
+		// declaration.
+		first := len(r.caps)
+		r.capture(csPatField, r.ids.field, start, 0, ns, ne)
+		for r.is(',') {
+			r.next()
+			ns, ne := r.name()
+			r.capture(csPatField, r.ids.field, start, 0, ns, ne)
+		}
+		r.expect(';')
+		for i := first; i < len(r.caps); i += 2 {
+			r.caps[i].end = r.prevEnd
+		}
+	default:
+		r.bad()
+	}
+}
+
+// namespace reads a namespace whose keyword starts at start.
+func (r *csReader) namespace(start int) {
+	r.next()
+	ns, _ := r.name()
+	ne := r.prevEnd
+	for r.is('.') {
+		r.next()
+		r.name()
+		ne = r.prevEnd
+	}
+	if !r.is('{') {
+		r.bad() // a file-scoped namespace
+		return
+	}
+	i := r.capture(csPatNamespace, r.ids.module, start, 0, ns, ne)
+	r.next()
+	for !r.fail && !r.is('}') {
+		if r.kind == ckEOF {
+			r.bad()
+			return
+		}
+		r.member(true)
+	}
+	r.next()
+	r.caps[i].end = r.prevEnd
+	if r.is(';') {
+		r.bad() // whether the grammar takes it into the namespace: to the parse
+	}
+}
+
+// typeDecl reads a class, struct or interface whose keyword is the token.
+func (r *csReader) typeDecl(start, pattern int, def uint16) {
+	r.next()
+	ns, ne := r.name()
+	r.typeParams()
+	if r.is(':') {
+		r.next()
+		r.typ()
+		for r.is(',') {
+			r.next()
+			r.typ()
+		}
+	}
+	r.constraints()
+	if !r.is('{') {
+		r.bad()
+		return
+	}
+	i := r.capture(pattern, def, start, 0, ns, ne)
+	r.next()
+	for !r.fail && !r.is('}') {
+		if r.kind == ckEOF {
+			r.bad()
+			return
+		}
+		r.member(false)
+	}
+	r.next()
+	r.caps[i].end = r.prevEnd
+	if r.is(';') {
+		r.bad()
+	}
+}
+
+// enumDecl reads an enum whose keyword is the token.
+func (r *csReader) enumDecl(start int) {
+	r.next()
+	ns, ne := r.name()
+	if r.is(':') {
+		r.next()
+		r.typ()
+	}
+	if !r.is('{') {
+		r.bad()
+		return
+	}
+	i := r.capture(csPatEnum, r.ids.enum, start, 0, ns, ne)
+	r.next()
+	for !r.fail && !r.is('}') {
+		s, e := r.name()
+		r.capture(csPatEnumMember, r.ids.constant, s, e, s, e)
+		if !r.is(',') {
+			break
+		}
+		r.next()
+	}
+	r.expect('}')
+	r.caps[i].end = r.prevEnd
+	if r.is(';') {
+		r.bad()
+	}
+}
+
+// typ reads a type: a name, qualified (a.b, global::a), with type
+// arguments, nullable, arrays.
+func (r *csReader) typ() {
+	if !r.enter() {
+		return
+	}
+	defer r.leave()
+	if r.kind != ckIdent || csContextual[string(r.src[r.pos:r.end])] && !r.word("global") {
+		r.bad()
+		return
+	}
+	if r.word("global") {
+		r.next()
+		if !(r.kind == ckPunct && r.end-r.pos == 2) {
+			r.bad()
+			return
+		}
+		r.next()
+	}
+	r.typeName()
+	for r.is('.') {
+		r.next()
+		r.typeName()
+	}
+	if r.is('?') {
+		r.next()
+	}
+	for r.is('[') {
+		r.next()
+		for r.is(',') {
+			r.next()
+		}
+		r.expect(']')
+		if r.is('?') {
+			r.next()
+		}
+	}
+}
+
+// typeName reads a name of a type and its type arguments.
+func (r *csReader) typeName() {
+	if r.kind != ckIdent || r.word("operator") || r.word("this") {
+		r.bad()
+		return
+	}
+	r.next()
+	if r.is('<') {
+		r.next()
+		r.typ()
+		for r.is(',') {
+			r.next()
+			r.typ()
+		}
+		r.expect('>')
+	}
+}
+
+// typeParams reads type parameters (<T, in U, out V>), if any.
+func (r *csReader) typeParams() {
+	if !r.is('<') {
+		return
+	}
+	r.next()
+	for !r.fail {
+		if r.word("in") || r.word("out") {
+			r.next()
+		}
+		r.name()
+		if !r.is(',') {
+			break
+		}
+		r.next()
+	}
+	r.expect('>')
+}
+
+// constraints reads where clauses (where T : class, I<T>, new()).
+func (r *csReader) constraints() {
+	for !r.fail && r.word("where") {
+		r.next()
+		r.name()
+		r.expect(':')
+		for !r.fail {
+			switch {
+			case r.word("class") || r.word("struct"):
+				r.next()
+			case r.word("new"):
+				r.next()
+				r.emptyParens()
+			default:
+				r.typ()
+			}
+			if !r.is(',') {
+				break
+			}
+			r.next()
+		}
+	}
+}
+
+// emptyParens reads `()`: the skeleton empties a parameter list; one it
+// kept goes to the parse.
+func (r *csReader) emptyParens() {
+	r.expect('(')
+	r.expect(')')
+}
+
+// body reads `{}` or `;`.
+func (r *csReader) body() {
+	if r.is(';') {
+		r.next()
+		return
+	}
+	r.expect('{')
+	r.expect('}')
+}
+
+// skipBalanced reads from the open bracket (the token) to its closer,
+// brackets nested.
+func (r *csReader) skipBalanced(open, close byte) {
+	depth := 0
+	for !r.fail {
+		switch {
+		case r.kind == ckEOF:
+			r.bad()
+			return
+		case r.is(open):
+			depth++
+		case r.is(close):
+			if depth--; depth == 0 {
+				r.next()
+				return
+			}
+		case r.is('{') || r.is('}') || r.is(';'):
+			r.bad()
+			return
+		}
+		r.next()
+	}
+}
+
+// point returns the row and column of off in the skeleton.
+func (r *csReader) point(off int) sitter.Point {
+	if !r.linesDone {
+		r.lines = append(r.lines[:0], 0)
+		for i, c := range r.src {
+			if c == '\n' {
+				r.lines = append(r.lines, i+1)
+			}
+		}
+		r.linesDone = true
+	}
+	row := sort.Search(len(r.lines), func(i int) bool { return r.lines[i] > off }) - 1
+	return sitter.Point{Row: uint32(row), Column: uint32(off - r.lines[row])}
+}

@@ -1,0 +1,165 @@
+package codeindex
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+)
+
+// TestCSharpDefsCorpus checks that csDefs finds exactly the definitions
+// of the skeleton's parse (which TestSkeletonCorpora checks against the
+// full parse) in every file of the C# corpus it reads; the files it
+// leaves to the parse are counted, with the tokens it stopped at.
+func TestCSharpDefsCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses the C# corpus")
+	}
+	root := os.Getenv("AGENTLS_CORPUS")
+	if root == "" {
+		t.Skip("AGENTLS_CORPUS not set (bench/index/corpora.sh installs the corpora)")
+	}
+	dir := filepath.Join(root, "csharp")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no corpus: %v", err)
+	}
+	l := LanguageByName("csharp")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	var parse, fast time.Duration
+	files, read, diffs := 0, 0, 0
+	stops := map[string]int{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || LanguageFor(p) != l {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || len(src) > maxFileSize || skip(src) {
+			return nil
+		}
+		files++
+		t0 := time.Now()
+		sd, err := x.parseDefs(l, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := symbols(sd, p)
+		t1 := time.Now()
+		ok := csDefs(x, l, src)
+		var b []Symbol
+		if ok {
+			b = symbols(x.collect(l, src, nil), p)
+		}
+		fast += time.Since(t1)
+		parse += t1.Sub(t0)
+		if !ok {
+			if r := &x.cs; r.fail {
+				e := min(r.failAt+12, len(r.src))
+				stops[string(r.src[r.failAt:e])]++
+			}
+			return nil
+		}
+		read++
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			diffs++
+			if diffs <= 12 {
+				t.Logf("%s: skeleton parse %d definitions, csDefs %d; first difference: %s", p, len(a), len(b), firstDiff(a, b))
+			}
+		}
+		return nil
+	})
+	var keys []string
+	for k := range stops {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return stops[keys[i]] > stops[keys[j]] })
+	if len(keys) > 15 {
+		keys = keys[:15]
+	}
+	for _, k := range keys {
+		t.Logf("stopped %d times at %q", stops[k], k)
+	}
+	t.Logf("%d files: csDefs read %d (the others left to the parse), %d differ; skeleton+parse+walk %v, csDefs %v", files, read, diffs, parse, fast)
+	if diffs > 0 {
+		t.Errorf("%d files differ from the skeleton's parse", diffs)
+	}
+	if read < files/2 {
+		t.Errorf("csDefs read only %d of %d files", read, files)
+	}
+}
+
+// TestCSharpDefsSnippets checks csDefs against a full parse on the
+// corners of what it reads (see csDefs): nested types, generic types and
+// methods with constraints, constructors, explicit implementations,
+// operators, indexers, events and destructors (no pattern), fields of
+// several names, enums, delegates, attributes (the starts) and values (the
+// ends); and that it leaves to the parse what it does not read.
+func TestCSharpDefsSnippets(t *testing.T) {
+	l := LanguageByName("csharp")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	for i, src := range []string{
+		"\xef\xbb\xbf#region License\n#endregion\nusing System;\n[assembly: CLSCompliant(true)]\n" + `namespace A.B
+{
+    [Serializable]
+    public sealed partial class C<T, U> : Base<T>, IEquatable<C<T, U>> where T : class, new() where U : struct
+    {
+        private static readonly Dictionary<string, List<int>> s_map = new Dictionary<string, List<int>>();
+        int a = 1, b, c = 3;
+        public System.Windows.Forms.Button Btn;
+        public int Count { get; private set; } = 4;
+        public T this[int i] { get { return default(T); } }
+        public event EventHandler Changed, Closed;
+        public event EventHandler Removed { add { } remove { } }
+        public C() : base(value, 2) { }
+        static C() { }
+        ~C() { }
+        public static bool operator ==(C<T, U> x, C<T, U> y) { return true; }
+        public static implicit operator string(C<T, U> c) { return ""; }
+        IEnumerator IEnumerable.GetEnumerator() { return null; }
+        public abstract V Get<V>(T key) where V : T;
+        protected internal virtual int?[] Values() { return null; }
+        private delegate void Handler(object sender, EventArgs e);
+        internal struct S { public int X; }
+        interface I { void M(); int P { get; } }
+    }
+
+    [Flags]
+    public enum E : byte { [Description("none")] None = 0, One = 1 << 0, Two, }
+    public delegate TResult Func<in T, out TResult>(T arg);
+}
+`,
+		`namespace N { namespace M { class K { } } } // two
+namespace O.P { }`,
+	} {
+		src := []byte(src)
+		if !csDefs(x, l, src) {
+			t.Errorf("snippet %d: csDefs does not read it (at %q)", i, x.cs.src[x.cs.failAt:min(len(x.cs.src), x.cs.failAt+30)])
+			continue
+		}
+		sameAsFullParse(t, x, l, fmt.Sprintf("s%d.cs", i), src)
+	}
+	for i, src := range []string{
+		`namespace N; class C { }`,     // file-scoped
+		`record R(int X);`,             // a record
+		`class C { int P => 1; }`,      // an expression body
+		`class C { unsafe int* p; }`,   // a pointer
+		`class C { (int, string) t; }`, // a tuple
+		`class C { int value; }`,       // a contextual keyword for a name
+		`class C { } ;`,                // a ';' after a type
+		`class C { bool x = a<b, y; }`, // a value the skeleton keeps
+	} {
+		if csDefs(x, l, []byte(src)) {
+			t.Errorf("refused snippet %d: csDefs reads it: %s", i, x.sk.buf)
+		}
+	}
+}
