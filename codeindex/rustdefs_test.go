@@ -103,6 +103,7 @@ macro_rules! g { () => {} } macro_rules! h ( () => {} ); cfg_if::cfg_if! { if #[
 		`pub mod a { pub const B: u8 = 1; pub static mut C: u8 = 2; static D: &[u8] = b"x"; pub type E<T> = Vec<T>; mod f; }
 pub(crate) const fn g() {} async fn h() {} pub default fn i() {} const unsafe fn j() {}`,
 		`const _: () = (); fn f() { const _: u8 = 1; } pub trait W { fn w<T>(x: T) -> T where T: Iterator<Item = u8>, 'static: 'static; }`,
+		`fn a() { let x = { struct B; 1 }; if x { enum F {} } else if y { fn g() {} } else { h() } spawn(move || { struct I; }); }`,
 		`fn a() { let x = 1; fn b() {} struct C; impl C { fn d(&self) {} } { struct E; } x + 1 }
 impl G { fn default() -> Self { Self } fn union() {} fn raw() {} }`,
 	} {
@@ -116,9 +117,8 @@ impl G { fn default() -> Self { Self } fn union() {} fn raw() {} }`,
 	for i, src := range []string{
 		`impl<T> X for T where T: Copy {} impl Y for <T as Z>::W {}`, // impl header with a qualified path
 		`trait T { const _: u8; }`,
-		`fn a() { let x = { struct B; 1 }; }`, // a statement kept: it holds an item
-		`fn a() { if x { enum F {} } }`,
-		`enum A { B = 'x' as isize }`, // a character
+		`fn a() { let x = [{ struct B; 1 }]; }`, // a statement kept: it holds an item, not in a block
+		`enum A { B = 'x' as isize }`,           // a character
 		`struct A { r#type: u8 }`,
 	} {
 		if rustDefs(x, l, []byte(src)) {

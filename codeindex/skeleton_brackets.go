@@ -49,6 +49,10 @@ type bskel struct {
 	// enum: the block about to be read is the body of a Java enum, whose
 	// constants may have bodies (A(1) { ... }).
 	enum bool
+	// rblocks: the offsets of the braces of the blocks that hold a
+	// definition in the Rust statements being read, two by two (each
+	// block's are at its end, from where they were when it began).
+	rblocks []int
 }
 
 // group is an open or the last closed parenthesis of a block: the word
@@ -138,20 +142,6 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		start, tok int
 		ok         bool
 	}
-	// rustBlockStmt: a Rust block (or a macro's braces) closed before off
-	// at this block's level; when a name, a block or an attribute follows
-	// (rustStmtEnd), the statement ends there (an item, if {...} else
-	// {...}, loop {...}, unsafe {...}, macro_rules! m {...}), and goes
-	// when cut (it holds no definition).
-	rustBlockStmt := func(off int, cut bool) {
-		if stmt.start >= 0 && b.rustStmtEnd(off) {
-			if cut && !stmt.bad {
-				b.restore(stmt.snap)
-				b.cut(stmt.start, off)
-			}
-			stmt.start = -1
-		}
-	}
 	cutStmts := (sx.parens == parensBody || sx.macros) && closer == '}' && !inContainer
 	// enumConsts: this block is an enum's body, before the ';' that
 	// ends its constants; headEnum: the statement has the word enum.
@@ -173,10 +163,54 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		prev, prevWord = class, word
 		tokN++
 	}
+	// rustStmtGo: the Rust statement being read ends before end. One that
+	// holds no definition goes; one whose definitions are all in blocks
+	// (if a { struct A; } else {...}, spawn(move || { fn f() {} });) goes
+	// but for those blocks, read again, each a statement to the parser.
+	// The blocks of the statement are b.rblocks[rbase:].
+	rbase := len(b.rblocks)
+	rustStmtGo := func(end int) {
+		if stmt.bad || headAngle != 0 {
+			return
+		}
+		switch n := len(b.rblocks) - rbase; {
+		case nDefs == stmt.defs:
+			b.restore(stmt.snap)
+			b.cut(stmt.start, end)
+		case n > 0 && nDefs-stmt.defs == n/2:
+			b.restore(stmt.snap)
+			from := stmt.start
+			for i := 0; i < n; i += 2 {
+				open, close := b.rblocks[rbase+i], b.rblocks[rbase+i+1]
+				if open > from {
+					b.cut(from, open)
+				}
+				if c, _ := b.block(open+1, '}', false); b.fail || c != close {
+					b.fail = true // (read as the first time)
+					return
+				}
+				from = close + 1
+			}
+			if end > from {
+				b.cut(from, end)
+			}
+		}
+	}
+	// rustBlockStmt: a Rust block (or a macro's braces) closed before off
+	// at this block's level; when a name, a block or an attribute follows
+	// (rustStmtEnd), the statement ends there (an item, if {...} else
+	// {...}, loop {...}, unsafe {...}, macro_rules! m {...}).
+	rustBlockStmt := func(off int) {
+		if stmt.start >= 0 && b.rustStmtEnd(off) {
+			rustStmtGo(off)
+			stmt.start = -1
+		}
+	}
 	for off < len(src) {
 		k, e := b.lx.next(off)
 		if cutStmts && stmt.start < 0 && k >= tString && k <= tPunct {
 			stmt.start, stmt.snap, stmt.defs, stmt.bad = off, b.save(), nDefs, false
+			b.rblocks = b.rblocks[:rbase]
 			stmt.ctrl = k == tPunct && src[off] == '{'
 			stmt.keep = stmt.ctrl
 			if k == tIdent {
@@ -489,7 +523,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			b.lx.operand = true
 			push(closer, "")
 			if closer == '}' && cutStmts && paren == 0 {
-				rustBlockStmt(off, nDefs == stmt.defs && headAngle == 0) // macro_rules! m {...}, a::m! {...}
+				rustBlockStmt(off) // macro_rules! m {...}, a::m! {...}
 			}
 			continue
 		}
@@ -585,6 +619,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			if container || inner {
 				setDefs()
+				if sx.macros && cutStmts && !container && stmt.start >= 0 {
+					b.rblocks = append(b.rblocks, off, close)
+				}
 			} else if close > e || init.colon > 0 && !initBrace {
 				if init.colon > 0 && !initBrace && paren == 0 && (prev == ')' || prev == '}') {
 					// A constructor's body: its member initializers go,
@@ -617,7 +654,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			switch {
 			case sx.macros:
 				if cutStmts && paren == 0 {
-					rustBlockStmt(off, nDefs == stmt.defs && headAngle == 0)
+					rustBlockStmt(off)
 				}
 			case paren == 0 && stmt.ctrl:
 				stmt.start = -1 // if (...) {...}: the next statement starts
@@ -640,12 +677,10 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				continue
 			}
 			if c == closer && paren == 0 {
-				if sx.macros && cutStmts && stmt.start >= 0 && !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
-					// A Rust block's last statements or value, without
-					// a definition: they go.
-					b.restore(stmt.snap)
-					b.cut(stmt.start, off)
+				if sx.macros && cutStmts && stmt.start >= 0 {
+					rustStmtGo(off) // the block's last statements or value
 				}
+				b.rblocks = b.rblocks[:rbase]
 				return off, defs
 			}
 			if c != '}' && paren == 0 && closer == '}' && !inContainer && sx.templates {
@@ -775,8 +810,12 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				b.cut(off, e)
 			}
 			pendingNew, typedReturn, typedEq = false, false, false
+			if paren == 0 && stmt.start >= 0 && sx.macros {
+				rustStmtGo(e)
+				stmt.start = -1
+			}
 			if paren == 0 && stmt.start >= 0 {
-				if (!stmt.keep || sx.macros) && !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
+				if !stmt.keep && !stmt.bad && nDefs == stmt.defs && headAngle == 0 {
 					// A statement of a function's body that holds no
 					// definition, in a body that holds one (a local
 					// typedef): it goes.

@@ -195,7 +195,8 @@ fn f() { let t = [0u8; 4]; }
 // TestSkeletonRustStatements: in a body that holds an item, the
 // statements that define nothing go (those ended by ';', by a block that
 // a name, a block or an attribute follows, and the value at the end),
-// the items and the statements that hold one stay; an `extern "C" fn`
+// the items stay, and a statement whose items are all in blocks is left
+// as those blocks (one with an item elsewhere stays whole); an `extern "C" fn`
 // item's body is a fn's (it goes), not a container's; and the skeleton
 // finds what a full parse finds.
 func TestSkeletonRustStatements(t *testing.T) {
@@ -212,6 +213,8 @@ func TestSkeletonRustStatements(t *testing.T) {
     unsafe { z() }
     impl S { fn m(&self) {} }
     let kept = { struct InLet; 4 };
+    if a > 1 { enum InIf { A } } else { let no = 1; }
+    let arr = [{ struct InArray; 1 }];
     'outer: for _ in 0..1 { continue 'outer; }
     macro_rules! local { () => {} }
     let after_rules = 5;
@@ -222,9 +225,10 @@ pub unsafe extern "C" fn ffi(x: u8) -> u8 { unsafe { x as u8 } }
 static F: extern "C" fn() = { extern "C" fn init() {} init };
 `)
 	l, x, skel := skeletonOf(t, "rust", src)
-	skeletonCuts(t, skel, []string{"let a", "g(a)", "else", "loop", "scoped", "S { x: 1 }", "match", "unsafe {", "'outer", "a + 1", "x as u8", "after_rules", "println"},
-		[]string{"struct S { x: u8 }", "fn inner(){}", "impl S {", "struct InLet;", "pub unsafe extern \"C\" fn ffi(){}", "static F: extern \"C\" fn() = {", "fn init(){}",
-			"macro_rules! local {}", "struct AfterMacro;"})
+	skeletonCuts(t, skel, []string{"let a =", "g(a)", "else", "loop", "scoped", "S { x: 1 }", "match", "unsafe {", "'outer", "a + 1", "x as u8", "after_rules", "println",
+		"let kept", "if a > 1", "let no"},
+		[]string{"struct S { x: u8 }", "fn inner(){}", "impl S {", "{ struct InLet; }", "{ enum InIf { A } }", "let arr = [{ struct InArray; }];",
+			"pub unsafe extern \"C\" fn ffi(){}", "static F: extern \"C\" fn() = {", "fn init(){}", "macro_rules! local {}", "struct AfterMacro;"})
 	sameAsFullParse(t, x, l, "a.rs", src)
-	skeletonFinds(t, l, x, src, "a.rs", []string{"f", "S", "x", "inner", "m", "InLet", "ffi", "F", "init", "local", "AfterMacro"})
+	skeletonFinds(t, l, x, src, "a.rs", []string{"f", "S", "x", "inner", "m", "InLet", "InIf", "A", "InArray", "ffi", "F", "init", "local", "AfterMacro"})
 }
