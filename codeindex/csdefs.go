@@ -119,7 +119,8 @@ const (
 const (
 	ckEOF = iota
 	ckIdent
-	ckPunct // one byte, or ::
+	ckNumber // decimal digits
+	ckPunct  // one byte, or ::
 )
 
 // csReader reads the declarations of a C# skeleton.
@@ -139,8 +140,8 @@ type csReader struct {
 }
 
 // next reads the next token, past blanks; it fails on what the reader
-// does not know (comments, literals, numbers, verbatim names, bytes of
-// UTF-8 names).
+// does not know (comments, literals, numbers but decimal integers,
+// verbatim names, bytes of UTF-8 names).
 func (r *csReader) next() {
 	src := r.src
 	r.prevEnd = r.end
@@ -165,6 +166,16 @@ func (r *csReader) next() {
 			return
 		}
 		r.kind, r.end = ckIdent, e
+	case c >= '0' && c <= '9':
+		e := i + 1
+		for e < len(src) && src[e] >= '0' && src[e] <= '9' {
+			e++
+		}
+		if e < len(src) && (isIdentByte(src[e]) || src[e] == '.' || src[e] == '\'') {
+			r.bad() // 0x1, 1L, 1.5
+			return
+		}
+		r.kind, r.end = ckNumber, e
 	case c == ':' && i+1 < len(src) && src[i+1] == ':':
 		r.kind, r.end = ckPunct, i+2
 	case c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' || c == '<' || c == '>' || c == ',' || c == ';' || c == ':' || c == '.' || c == '?' || c == '~':
@@ -286,7 +297,7 @@ func (r *csReader) member(top bool) {
 		r.typ()
 		ns, ne := r.name()
 		r.typeParams()
-		r.emptyParens()
+		r.params()
 		r.constraints()
 		if !r.is(';') {
 			r.bad()
@@ -330,13 +341,17 @@ func (r *csReader) member(top bool) {
 		}
 		r.next()
 		r.typ()
-		r.emptyParens()
+		if !r.is('(') {
+			r.bad()
+			return
+		}
+		r.skipBalanced('(', ')') // the skeleton keeps those after `int?`
 		r.body()
 		return
 	case r.kind == ckIdent && r.end < len(r.src) && r.src[r.end] == '(':
 		// A constructor: its name and parameters.
 		ns, ne := r.name()
-		r.emptyParens()
+		r.params()
 		if r.is(':') {
 			r.next()
 			if !r.word("base") && !r.word("this") {
@@ -344,7 +359,7 @@ func (r *csReader) member(top bool) {
 				return
 			}
 			r.next()
-			r.emptyParens()
+			r.args()
 		}
 		r.body()
 		r.capture(csPatConstructor, r.ids.method, start, r.prevEnd, ns, ne)
@@ -385,16 +400,17 @@ func (r *csReader) member(top bool) {
 		return
 	}
 	ns, ne := r.name()
-	for r.is('.') {
-		// An explicit implementation (IEnumerable.GetEnumerator) whose
-		// qualifier starts the declaration: the skeleton keeps it.
+	for r.is('.') || r.is('<') && r.qualifier() {
+		// An explicit implementation (IEnumerable.GetEnumerator,
+		// IList<T>.IndexOf) whose qualifier starts the declaration: the
+		// skeleton keeps it.
 		r.next()
 		ns, ne = r.name()
 	}
 	switch {
 	case r.is('(') || r.is('<'):
 		r.typeParams()
-		r.emptyParens()
+		r.params()
 		r.constraints()
 		r.body()
 		r.capture(csPatMethod, r.ids.method, start, r.prevEnd, ns, ne)
@@ -619,6 +635,67 @@ func (r *csReader) constraints() {
 func (r *csReader) emptyParens() {
 	r.expect('(')
 	r.expect(')')
+}
+
+// params reads a parameter list: `()`, or one the skeleton kept as too
+// short to cut (`(T o)`).
+func (r *csReader) params() {
+	r.expect('(')
+	for !r.fail && !r.is(')') {
+		if r.word("ref") || r.word("out") || r.word("params") || r.word("this") || r.word("in") {
+			r.next()
+		}
+		r.typ()
+		r.name()
+		if !r.is(',') {
+			break
+		}
+		r.next()
+	}
+	r.expect(')')
+}
+
+// args reads the arguments of a constructor's initializer: `()`, or names
+// and integers the skeleton kept as too short to cut (`base(f)`,
+// `this(2)`).
+func (r *csReader) args() {
+	r.expect('(')
+	for !r.fail && !r.is(')') {
+		if r.kind == ckNumber {
+			r.next()
+		} else {
+			r.name()
+		}
+		if !r.is(',') {
+			break
+		}
+		r.next()
+	}
+	r.expect(')')
+}
+
+// qualifier reads, at a '<' after a name, the type arguments of an
+// explicit implementation's interface (IList<T>.IndexOf) and reports true
+// with the '.' after them the token; false, having read nothing, when no
+// '.' follows (a method's type parameters).
+func (r *csReader) qualifier() bool {
+	save := *r
+	r.next()
+	r.typ()
+	for r.is(',') {
+		r.next()
+		r.typ()
+	}
+	if r.is('>') {
+		r.next()
+		if r.is('.') {
+			return true
+		}
+	}
+	caps, lines := r.caps, r.lines
+	*r = save
+	r.caps, r.lines = caps, lines
+	return false
 }
 
 // body reads `{}` or `;`.

@@ -140,6 +140,21 @@ func TestCSharpDefsSnippets(t *testing.T) {
 `,
 		`namespace N { namespace M { class K { } } } // two
 namespace O.P { }`,
+		`class K : IList<int> // kept by the skeleton: short parameters and arguments, qualifiers that start a member
+{
+    public K(T o) : base(f) { }
+    K() : this(2, x) { }
+    public void Add(ref T o, params U[] a) { }
+    int IList<int>.IndexOf(int x) { return 0; }
+    IEnumerator IEnumerable.GetEnumerator() { return null; }
+    public static explicit operator bool?(K value) { return null; }
+    public delegate void D<T>(T a);
+    enum E { A = 1,
+#pragma warning disable 1
+        B = 2
+#pragma warning restore 1
+    }
+}`,
 	} {
 		src := []byte(src)
 		if !csDefs(x, l, src) {

@@ -181,7 +181,19 @@ func (b *bskel) valueCut(eq int, property bool) int {
 		case tSpace, tComment:
 			off = e
 			continue
-		case tDirective, tBad, tEOF:
+		case tDirective:
+			// The skeleton leaves directives out; one of an #if's lines
+			// goes with the value only where the value ends before it
+			// (`Fields = 2\n#pragma ...\n}`, `A = 1\n#endif\n}`).
+			switch directiveWord(src[off+1 : e]) {
+			case "if", "elif", "else", "endif", "define", "undef":
+				if depth != 0 || !b.endsAfter(e) {
+					return 0
+				}
+			}
+			off = e
+			continue
+		case tBad, tEOF:
 			return 0
 		case tIdent:
 			if e-off < 32 && sx.defLens[src[off]]&(1<<(e-off)) != 0 {
@@ -339,4 +351,22 @@ func (b *bskel) attrEnd(off int) int {
 		off = e
 	}
 	return -1
+}
+
+// endsAfter reports whether the token after off, past blanks, comments
+// and directives, ends a value (';', ',' or '}').
+func (b *bskel) endsAfter(off int) bool {
+	lx := b.lx
+	for {
+		k, e := lx.next(off)
+		switch k {
+		case tSpace, tComment, tDirective:
+			off = e
+			continue
+		case tPunct:
+			c := b.src[off]
+			return c == ';' || c == ',' || c == '}'
+		}
+		return false
+	}
 }
