@@ -2,6 +2,7 @@ package codeindex
 
 import (
 	"bytes"
+	"fmt"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -28,13 +29,28 @@ func (ix *Index) UpdateBuffer(path string, version int32, text string) error {
 // parses a stale buffer afresh before a query, once, rather than on every
 // keystroke. Until then its definitions are those of the incremental
 // tree, found as for any other (changedDefs).
-func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspace.Edit, known bool) error {
+func (ix *Index) updateBuffer(path string, wb workspace.Buffer, edits []workspace.Edit, known bool) (err error) {
 	version, text := wb.Version, wb.Text
 	rel, abs := ix.paths(path)
 	l := LanguageFor(rel)
 	if rel == "" || l == nil || ix.ws.Denied(rel) || ix.ws.IsDeniedLink(abs) {
 		return nil
 	}
+	defer func() { // after bufMu's unlock
+		if r := recover(); r != nil {
+			// A panic in reading the text (a bug) must not end the
+			// server: the buffer keeps its definitions of before, and its
+			// next text is parsed afresh.
+			ix.bufMu.Lock()
+			if b := ix.buffers[rel]; b != nil {
+				nb := *b
+				nb.tree = ctree{}
+				ix.buffers[rel] = &nb
+			}
+			ix.bufMu.Unlock()
+			err = fmt.Errorf("indexing %s: %v", rel, r)
+		}
+	}()
 	ix.bufMu.Lock()
 	defer ix.bufMu.Unlock()
 	if ix.ctx.Err() != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -103,7 +104,15 @@ type rawDef struct {
 // what holds them, where the language can tell (see Language.skeleton):
 // the skeleton's text is parsed and queried in one cgo call, and the
 // captures mapped back to the file.
-func (x *extractor) skeletonDefs(l *Language, src []byte) ([]def, error) {
+//
+// A panic in reading the text (a bug, in a reader of any file of the
+// workspace) is an error: the file is left out, the server goes on.
+func (x *extractor) skeletonDefs(l *Language, src []byte) (defs []def, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			defs, err = nil, fmt.Errorf("reading the %s definitions failed: %v", l.Name, r)
+		}
+	}()
 	if defs, ok := x.passDefs(l, src); ok {
 		return defs, nil
 	}

@@ -688,7 +688,7 @@ func skipQuoted(src []byte, off int, q byte) int {
 		}
 		off++
 	}
-	return off
+	return min(off, len(src)) // a backslash at the end of the text
 }
 
 // blockCommentEnd returns the offset just after the /* comment that starts

@@ -1,0 +1,195 @@
+package codeindex
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// The readers that stand in for a parse (luaDefs, rustDefs) read every
+// file of a workspace: whatever the text, they must not panic (a panic in
+// a build ends the server), and what they read must be what the parse they
+// replace finds. `go test` runs the seeds; `go test -fuzz FuzzRustDefs
+// ./codeindex/` searches.
+
+// FuzzRustDefs: when rustDefs reads a text that parses without errors, it
+// finds the definitions of the skeleton's parse (parseDefs, what the build
+// does without it).
+func FuzzRustDefs(f *testing.F) {
+	for _, s := range []string{
+		`pub struct A { pub a: u8, b: Vec<T> } impl A { pub fn new() -> Self { A { a: 1, b: vec![] } } }`,
+		`enum E { B, C(u8), D { x: u8 }, F = 1 << 3 } trait T: Sized { type X; fn f(&self) -> u8; }`,
+		`mod m { pub const X: u8 = 1; static Y: &str = "y"; pub type Z<T> = Vec<T>; } macro_rules! g { () => {} }`,
+		`extern "C" { fn a(x: u8) -> u8; } fn a() { let x = 1; fn b() {} struct C; impl C { fn d(&self) {} } }`,
+		`impl<'a, T: Copy> Q<'a> for R<T> where T: Send { fn f<U>(u: U) -> impl Iterator<Item = U> { std::iter::once(u) } }`,
+		`#[derive(Debug)] pub(crate) struct S(pub u8, String); union U { x: u32, y: f32 } async fn h() {}`,
+	} {
+		f.Add([]byte(s))
+	}
+	l := LanguageByName("rust")
+	if err := l.load(); err != nil {
+		f.Fatal(err)
+	}
+	x := newExtractor()
+	f.Cleanup(x.Close)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 1<<15 {
+			return
+		}
+		if !rustDefs(x, l, src) {
+			return
+		}
+		got := symbols(x.collect(l, src, nil), "a.rs")
+		if !parsesClean(t, x, l, src) {
+			return
+		}
+		sd, err := x.parseDefs(l, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := symbols(sd, "a.rs"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("rustDefs\n%v\nskeleton parse\n%v", got, want)
+		}
+	})
+}
+
+// FuzzLuaDefs: when luaDefs reads a text that parses without errors, it
+// finds the definitions of the full parse.
+func FuzzLuaDefs(f *testing.F) {
+	for _, s := range luaSnippets {
+		f.Add([]byte(s))
+	}
+	l := LanguageByName("lua")
+	if err := l.load(); err != nil {
+		f.Fatal(err)
+	}
+	x := newExtractor()
+	f.Cleanup(x.Close)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 1<<15 {
+			return
+		}
+		if !luaDefs(x, l, src) {
+			return
+		}
+		got := symbols(x.collect(l, src, nil), "a.lua")
+		ref := blankComments(l, src)
+		tree, err := x.parse(context.Background(), l, ref, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tree.Close()
+		if tree.RootNode().HasError() {
+			return
+		}
+		if want := x.definitions(l, tree, ref, "a.lua"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("luaDefs\n%v\nfull parse\n%v", got, want)
+		}
+	})
+}
+
+// parsesClean reports whether a full parse of src has no syntax error.
+func parsesClean(t *testing.T, x *extractor, l *Language, src []byte) bool {
+	tree, err := x.parse(context.Background(), l, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	return !tree.RootNode().HasError()
+}
+
+// FuzzSkeletonDefs: for every language, what the build finds in a text
+// (skeletonDefs: the defsPass, the buildPass or the skeleton's parse) is
+// found without a panic. The first byte picks the language. That it is
+// what a full parse finds is checked on real code (TestSkeletonCorpora),
+// not here: the grammars read some nonsense without an error node (C++:
+// `A A{A0 A0{A()const{ r; }} }` holds a function), which no skeleton needs
+// to follow.
+func FuzzSkeletonDefs(f *testing.F) {
+	langs := Languages()
+	seeds := map[string]string{
+		"go":         "package p\n\nfunc F(x int) int { return x }\n\ntype T struct{ a int }\n",
+		"python":     "class A:\n    def f(self):\n        return [x for x in y]\n\ndef g(): pass\n",
+		"ruby":       "class A\n  def f(x)\n    x.each { |y| y }\n  end\nend\n",
+		"c":          "struct s { int a; };\nstatic int f(int x) { return x * 2; }\n",
+		"cpp":        "namespace n { class A { public: int f() const { return 1; } }; }\n",
+		"java":       "class A { int f() { return 1; } interface B {} }\n",
+		"csharp":     "namespace N { public class A { [X] public int P { get; set; } void F() { } } }\n",
+		"javascript": "class A { f() { return () => 1 } }\nconst g = function () {}\n",
+		"typescript": "interface I { f(): void }\nexport class A implements I { f() {} }\n",
+		"php":        "<?php\nclass A { public function f() { return [1, 2]; } }\nfunction g() {}\n",
+		"rust":       "pub struct A { a: u8 }\nimpl A { fn f(&self) -> u8 { self.a } }\n",
+		"lua":        "local M = {}\nfunction M.f(x) return x end\nM.g = function() end\nreturn M\n",
+	}
+	for i, l := range langs {
+		if s, ok := seeds[l.Name]; ok {
+			f.Add(append([]byte{byte(i)}, s...))
+		}
+	}
+	x := newExtractor()
+	f.Cleanup(x.Close)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) < 2 || len(in) > 1<<15 {
+			return
+		}
+		l, src := langs[int(in[0])%len(langs)], in[1:]
+		if err := l.load(); err != nil {
+			t.Fatal(err)
+		}
+		sd, err := x.skeletonDefs(l, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = symbols(sd, "a")
+	})
+}
+
+// TestReaderPanicLeavesTheFileOut: a panic in a language's reader (a bug:
+// FuzzSkeletonDefs found one, a Python file ending in `"\`) leaves that
+// file out of a build, and an open buffer of it keeps the server going; it
+// does not end the process.
+func TestReaderPanicLeavesTheFileOut(t *testing.T) {
+	l := LanguageByName("python")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	saved := l.skeleton
+	l.skeleton = func(*skelOut, []byte) bool { panic("reader bug") }
+	defer func() { l.skeleton = saved }()
+
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.py"), []byte("def on_disk():\n    pass\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package p\n\nfunc Other() {}\n"), 0o644)
+	ws, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := New(ws, Options{NoCache: true})
+	defer ix.Close()
+	if err := ix.Build(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.Definition("Other", "")) != 1 || len(ix.Definition("on_disk", "")) != 0 {
+		t.Errorf("after the panic: Other %v, on_disk %v", ix.Definition("Other", ""), ix.Definition("on_disk", ""))
+	}
+	// A buffer: every path of an update that reaches the reader.
+	text := "def f():\n    return 1\n\ndef g():\n    pass\n"
+	for v := range int32(3) {
+		err := ix.UpdateBuffer(filepath.Join(dir, "a.py"), v+1, text+strings.Repeat("#\n", int(v)))
+		if err == nil || !strings.Contains(err.Error(), "indexing a.py: reader bug") {
+			t.Errorf("update %d: %v, want the reader's panic as an error", v, err)
+		}
+	}
+	l.skeleton = saved
+	if err := ix.UpdateBuffer(filepath.Join(dir, "a.py"), 9, text+"def h():\n    pass\n"); err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.Definition("h", "")) != 1 {
+		t.Errorf("after the reader works again: h %v", ix.Definition("h", ""))
+	}
+}
