@@ -21,17 +21,33 @@ import (
 // finds the definitions of the skeleton's parse (parseDefs, what the build
 // does without it).
 func FuzzRustDefs(f *testing.F) {
-	for _, s := range []string{
+	fuzzBuildPass(f, "rust", rustDefs,
 		`pub struct A { pub a: u8, b: Vec<T> } impl A { pub fn new() -> Self { A { a: 1, b: vec![] } } }`,
 		`enum E { B, C(u8), D { x: u8 }, F = 1 << 3 } trait T: Sized { type X; fn f(&self) -> u8; }`,
 		`mod m { pub const X: u8 = 1; static Y: &str = "y"; pub type Z<T> = Vec<T>; } macro_rules! g { () => {} }`,
 		`extern "C" { fn a(x: u8) -> u8; } fn a() { let x = 1; fn b() {} struct C; impl C { fn d(&self) {} } }`,
 		`impl<'a, T: Copy> Q<'a> for R<T> where T: Send { fn f<U>(u: U) -> impl Iterator<Item = U> { std::iter::once(u) } }`,
 		`#[derive(Debug)] pub(crate) struct S(pub u8, String); union U { x: u32, y: f32 } async fn h() {}`,
-	} {
+	)
+}
+
+// FuzzCSDefs: as FuzzRustDefs, for csDefs.
+func FuzzCSDefs(f *testing.F) {
+	fuzzBuildPass(f, "csharp", csDefs,
+		"using System;\nnamespace N { public class A<T> : B where T : new() { private int x = 1; public int P { get; set; } = 2; public void F(int a, string b = \"x\") { } } }",
+		"namespace N.M;\n[Serializable] internal sealed partial class C { public C() : base() { } ~C() { } public static C operator +(C a, C b) => a; }",
+		"interface I { void F(); event EventHandler E; int this[int i] { get; } } enum E : byte { A = 1, B } struct S { } delegate void D(int x);",
+		"class A { #if X\n void F() { }\n #else\n void G() { }\n #endif\n record R(int X); int I.J() => 1; }",
+	)
+}
+
+// fuzzBuildPass: when pass reads a text that parses without errors, it
+// finds the definitions of the skeleton's parse.
+func fuzzBuildPass(f *testing.F, lang string, pass func(*extractor, *Language, []byte) bool, seeds ...string) {
+	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
-	l := LanguageByName("rust")
+	l := LanguageByName(lang)
 	if err := l.load(); err != nil {
 		f.Fatal(err)
 	}
@@ -41,10 +57,10 @@ func FuzzRustDefs(f *testing.F) {
 		if len(src) > 1<<15 {
 			return
 		}
-		if !rustDefs(x, l, src) {
+		if !pass(x, l, src) {
 			return
 		}
-		got := symbols(x.collect(l, src, nil), "a.rs")
+		got := symbols(x.collect(l, src, nil), "a")
 		if !parsesClean(t, x, l, src) {
 			return
 		}
@@ -52,8 +68,8 @@ func FuzzRustDefs(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := symbols(sd, "a.rs"); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("rustDefs\n%v\nskeleton parse\n%v", got, want)
+		if want := symbols(sd, "a"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s reader\n%v\nskeleton parse\n%v", lang, got, want)
 		}
 	})
 }
