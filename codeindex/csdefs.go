@@ -16,9 +16,11 @@ import (
 // the walk of the skeleton's parse finds (patterns, capture ids, node
 // ranges, in its order), mapped to the file as parseDefs maps them. It
 // reports false, leaving the file to the parse, for text it does not know
-// to be what the grammar reads without error: a parameter, a value or a
-// body the skeleton kept, an expression-bodied member, a literal, a
-// tuple, a record, a file-scoped namespace, a name that is a keyword...
+// to be what the grammar reads without error: a value or a body the
+// skeleton kept, parameters or arguments other than typed names, names
+// and integers, an expression-bodied member, a literal, a tuple, a
+// pointer, a record, a file-scoped namespace, a name that is a keyword or
+// a contextual one...
 //
 // The parse of the skeleton and its walk were most of the C# corpus's
 // build. Buffers keep their parse (Language.buildPass).
@@ -388,15 +390,8 @@ func (r *csReader) member(top bool) {
 		r.skipBalanced('(', ')') // the skeleton keeps an operator's parameters
 		r.body()
 		return
-	case r.word("this"): // an indexer: no pattern
-		r.next()
-		if !r.is('[') {
-			r.bad()
-			return
-		}
-		r.skipBalanced('[', ']')
-		r.expect('{')
-		r.expect('}')
+	case r.word("this"):
+		r.indexer()
 		return
 	}
 	ns, ne := r.name()
@@ -405,6 +400,10 @@ func (r *csReader) member(top bool) {
 		// IList<T>.IndexOf) whose qualifier starts the declaration: the
 		// skeleton keeps it.
 		r.next()
+		if r.word("this") { // IList.this[int i]
+			r.indexer()
+			return
+		}
 		ns, ne = r.name()
 	}
 	switch {
@@ -635,6 +634,18 @@ func (r *csReader) constraints() {
 func (r *csReader) emptyParens() {
 	r.expect('(')
 	r.expect(')')
+}
+
+// indexer reads an indexer from its `this`: no pattern.
+func (r *csReader) indexer() {
+	r.next()
+	if !r.is('[') {
+		r.bad()
+		return
+	}
+	r.skipBalanced('[', ']')
+	r.expect('{')
+	r.expect('}')
 }
 
 // params reads a parameter list: `()`, or one the skeleton kept as too

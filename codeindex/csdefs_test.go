@@ -147,6 +147,7 @@ namespace O.P { }`,
     public void Add(ref T o, params U[] a) { }
     int IList<int>.IndexOf(int x) { return 0; }
     IEnumerator IEnumerable.GetEnumerator() { return null; }
+    object IList.this[int index] { get { return null; } }
     public static explicit operator bool?(K value) { return null; }
     public delegate void D<T>(T a);
     enum E { A = 1,

@@ -169,8 +169,8 @@ func (b *bskel) cutDirective(off, e int) int {
 // and type arguments (a '<' right after a name, not `<<` nor `<=`: `x =
 // new Dictionary<int, string>()`); nothing is left out when those do not
 // close before its end (`x = a<b, y;` is two fields), nor when the value
-// holds a directive, a word that may define something or what the lexer
-// cannot read.
+// holds one of an #if's lines (one after it goes), a word that may define
+// something or what the lexer cannot read.
 func (b *bskel) valueCut(eq int, property bool) int {
 	src, sx := b.src, b.sx
 	lx := b.lx
