@@ -224,6 +224,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tComment:
+			if sx.macros {
+				e = b.rustCommentLines(off, e)
+			}
 			b.cutComment(off, e)
 			off = e
 			continue

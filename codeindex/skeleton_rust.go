@@ -1,5 +1,7 @@
 package codeindex
 
+import "bytes"
+
 // Rust's parts of the brace skeleton (bracketSkeleton with rustSyntax).
 
 // rustItemWords are the words that may start a Rust item, or a definition
@@ -318,4 +320,28 @@ func (b *bskel) externFn(off int) bool {
 		k, at, e = b.nextTok(e)
 	}
 	return k == tIdent && string(b.src[at:e]) == "fn"
+}
+
+// rustCommentLines returns the end of the run of line comments, each on
+// lines of its own, that starts with the comment src[off:e] (a doc
+// comment's lines): the skeleton leaves them out in one cut. Else e.
+func (b *bskel) rustCommentLines(off, e int) int {
+	src := b.src
+	if e >= len(src) || src[e] != '\n' || src[off+1] != '/' || !lineStartsAt(src, off) {
+		return e
+	}
+	for {
+		i := e + 1
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		if i+1 >= len(src) || src[i] != '/' || src[i+1] != '/' {
+			return e
+		}
+		n := bytes.IndexByte(src[i:], '\n')
+		if n < 0 {
+			return e // the last line: left to the lexer
+		}
+		e = i + n
+	}
 }

@@ -232,3 +232,14 @@ static F: extern "C" fn() = { extern "C" fn init() {} init };
 	sameAsFullParse(t, x, l, "a.rs", src)
 	skeletonFinds(t, l, x, src, "a.rs", []string{"f", "S", "x", "inner", "m", "InLet", "InIf", "A", "InArray", "ffi", "F", "init", "local", "AfterMacro"})
 }
+
+// TestRustDefWords: rustSkip gives a body back to block on every word
+// with which block finds a definition in it: rustSyntax's defs and
+// containers.
+func TestRustDefWords(t *testing.T) {
+	for _, w := range append(append([]string(nil), rustSyntax.defs...), append(rustSyntax.containers, rustSyntax.anyContainer...)...) {
+		if !rustDefWord([]byte(w)) {
+			t.Errorf("rustDefWord(%q) = false", w)
+		}
+	}
+}
