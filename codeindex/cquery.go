@@ -3,6 +3,13 @@ package codeindex
 /*
 #include "tsapi.h"
 
+// tree-sitter-lua's external scanner keeps its state in two globals and
+// leaves them as they are when a parse starts (its deserialize of no state
+// returns at once): a parse began in the state the one before ended in.
+extern char ending_char;
+extern uint8_t level_count;
+static void agentls_lua_reset(void) { ending_char = 0; level_count = 0; }
+
 // agentls_run runs query q from root and returns every capture of every
 // match, in match order, in one malloc'd array of *count records (the
 // caller frees it): one cgo call per file instead of several per node.
@@ -531,6 +538,10 @@ func (x *extractor) parseTree(l *Language, src []byte, old ctree) (ctree, error)
 	}
 	return ctree{t, neutral}, nil
 }
+
+// resetLuaScanner puts tree-sitter-lua's scanner in its initial state: a
+// parse starts with it (Language.resetScanner).
+func resetLuaScanner() { C.agentls_lua_reset() }
 
 // span is a part of a file: bytes [lo, hi), points [lop, hip).
 type span struct {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -208,4 +210,61 @@ func TestReaderPanicLeavesTheFileOut(t *testing.T) {
 	if len(ix.Definition("h", "")) != 1 {
 		t.Errorf("after the reader works again: h %v", ix.Definition("h", ""))
 	}
+}
+
+// FuzzBufferEdits types into an open buffer of each language's sample
+// (testdata/lang): two edits, each deleting up to 15 bytes at a place and
+// inserting the fuzzer's bytes there. No update may panic, and after each
+// the buffer's definitions (what a query reads) are those of a fresh parse
+// of its text. The first byte picks the sample.
+func FuzzBufferEdits(f *testing.F) {
+	files, _ := filepath.Glob("testdata/lang/*.txtar")
+	var samples []*txtar.File
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		samples = append(samples, &ar.Files[0])
+	}
+	for i := range samples {
+		f.Add(uint8(i), uint16(40*i), uint8(0), "\"\\", uint16(7), uint8(3), "{(")
+		f.Add(uint8(i), uint16(300), uint8(2), "x", uint16(301), uint8(0), "\n")
+	}
+	ix := emptyIndex(f)
+	x := newExtractor()
+	f.Cleanup(x.Close)
+	f.Fuzz(func(t *testing.T, pick uint8, at1 uint16, del1 uint8, ins1 string, at2 uint16, del2 uint8, ins2 string) {
+		if len(ins1)+len(ins2) > 4096 {
+			return
+		}
+		s := samples[int(pick)%len(samples)]
+		l := LanguageFor(s.Name)
+		text := string(s.Data)
+		if err := ix.UpdateBuffer(s.Name, 1, text); err != nil {
+			t.Fatal(err)
+		}
+		defer ix.CloseBuffer(s.Name)
+		for i, e := range []struct {
+			at, del int
+			ins     string
+		}{{int(at1), int(del1 % 16), ins1}, {int(at2), int(del2 % 16), ins2}} {
+			p := e.at % (len(text) + 1)
+			text = text[:p] + e.ins + text[min(len(text), p+e.del):]
+			if err := ix.UpdateBuffer(s.Name, int32(i+2), text); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := ix.Outline(s.Name)
+			tree, err := x.parse(context.Background(), l, []byte(text), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := x.definitions(l, tree, []byte(text), s.Name)
+			describe(l, []byte(text), want)
+			tree.Close()
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s, edit %d: the buffer's\n%s\nfresh parse\n%s\ntext:\n%s", s.Name, i, symLines(got), symLines(want), text)
+			}
+		}
+	})
 }

@@ -362,10 +362,14 @@ func (x *extractor) changedDefsIn(l *Language, old, tree ctree, src []byte, e si
 				in = true
 				break
 			}
-			if depth > 0 && !posLess(r.Start, s.Range.Start) && !posLess(s.Range.End, r.End) {
+			if depth > 0 && posLess(s.Range.Start, r.Start) && !posLess(s.Range.End, r.End) {
 				around = true // a definition the spans lie in (a class)
 				continue
 			}
+			// A span that starts where the definition does is that
+			// definition made anew (its end moved: a body emptied), not
+			// one inside it: it goes across, as any other boundary.
+
 			return nil, false // across a boundary
 		}
 		act := drop

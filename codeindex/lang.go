@@ -64,6 +64,12 @@ type Language struct {
 	// definitions of a few files from one run to the next.
 	serialParse bool
 	parseMu     sync.Mutex
+	// resetScanner, with serialParse, puts the scanner's globals in their
+	// initial state before each parse: tree-sitter-lua's does not when a
+	// parse starts, so the same text parsed twice in a row could give two
+	// trees (seen: 9 and 7 definitions, by turns, of a file with an
+	// unterminated string; FuzzBufferEdits).
+	resetScanner func()
 
 	once           sync.Once
 	lang           *sitter.Language
@@ -110,7 +116,7 @@ var languages = []*Language{
 	{Name: "csharp", syn: csharpSyntax, buildPass: csDefs, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},
 	{Name: "ruby", syn: rubySyntax, topMethodIsFunction: true, Extensions: []string{".rb", ".rake", ".gemspec"}, Query: "ruby.scm", grammar: ruby.GetLanguage},
 	{Name: "php", syn: phpSyntax, Extensions: []string{".php"}, Query: "php.scm", grammar: php.GetLanguage},
-	{Name: "lua", syn: luaSyntax, capsConstants: true, serialParse: true, defsPass: luaDefs, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
+	{Name: "lua", syn: luaSyntax, capsConstants: true, serialParse: true, resetScanner: resetLuaScanner, defsPass: luaDefs, Extensions: []string{".lua"}, Query: "lua.scm", grammar: lua.GetLanguage},
 }
 
 // byExt maps a file extension to its language. It is built on first use
@@ -241,6 +247,9 @@ func (l *Language) parsing() func() {
 		return func() {}
 	}
 	l.parseMu.Lock()
+	if l.resetScanner != nil {
+		l.resetScanner()
+	}
 	return l.parseMu.Unlock
 }
 

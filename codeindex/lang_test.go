@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -158,5 +159,36 @@ func TestLuaParsesTakeTurns(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestLuaParseStartsAfresh parses one text four times in a row with one
+// parser: tree-sitter-lua's scanner left its globals as the parse before
+// ended them, and a text with an unterminated string gave 9 definitions and
+// 7 by turns (Language.resetScanner).
+func TestLuaParseStartsAfresh(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/lang/lua.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "0" + string(ar.Files[0].Data)
+	text = text[:30] + "0" + text[42:] // VERSION = "10tes an empty queue.
+	l := LanguageByName("lua")
+	if err := l.load(); err != nil {
+		t.Fatal(err)
+	}
+	x := newExtractor()
+	defer x.Close()
+	var counts []int
+	for range 4 {
+		tree, err := x.parseTree(l, []byte(text), ctree{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts = append(counts, len(x.treeDefs(l, tree.root(), []byte(text))))
+		tree.close()
+	}
+	if slices.Min(counts) != slices.Max(counts) {
+		t.Errorf("definitions of four parses of one text: %v", counts)
 	}
 }
