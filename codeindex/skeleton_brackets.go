@@ -614,6 +614,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				close = b.rustSkip(e, '}', true) // a body without a definition, most often
 			} else if sx.plainBodies && !container {
 				close = b.plainBody(e)
+			} else if sx.cBodies && !container {
+				close = b.cBody(e)
 			}
 			if close < 0 {
 				if close, inner = b.block(e, '}', container); b.fail {
