@@ -166,8 +166,14 @@ func (r *rustReader) next() {
 		for e < len(src) && isIdentByte(src[e]) {
 			e++
 		}
+		if e == i+1 && c == 'r' && e+1 < len(src) && src[e] == '#' && (src[e+1] == '_' || src[e+1] >= 'a' && src[e+1] <= 'z' || src[e+1] >= 'A' && src[e+1] <= 'Z') {
+			// A raw identifier, r#try: one identifier to the grammar,
+			// and no keyword.
+			for e += 2; e < len(src) && isIdentByte(src[e]); e++ {
+			}
+		}
 		if e < len(src) && (src[e] == '"' || src[e] == '#' || src[e] == '\'' || src[e] >= 0x80) {
-			r.bad() // b"..", r#"..", r#ident, b'x'
+			r.bad() // b"..", r#"..", b'x'
 			return
 		}
 		r.kind, r.end = rkIdent, e

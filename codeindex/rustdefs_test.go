@@ -104,6 +104,7 @@ macro_rules! g { () => {} } macro_rules! h ( () => {} ); cfg_if::cfg_if! { if #[
 pub(crate) const fn g() {} async fn h() {} pub default fn i() {} const unsafe fn j() {}`,
 		`const _: () = (); fn f() { const _: u8 = 1; } pub trait W { fn w<T>(x: T) -> T where T: Iterator<Item = u8>, 'static: 'static; }`,
 		`fn a() { let x = { struct B; 1 }; if x { enum F {} } else if y { fn g() {} } else { h() } spawn(move || { struct I; }); }`,
+		`pub fn r#try() {} struct A { r#type: u8 } // raw identifiers`,
 		`fn a() { let x = 1; fn b() {} struct C; impl C { fn d(&self) {} } { struct E; } x + 1 }
 impl G { fn default() -> Self { Self } fn union() {} fn raw() {} }`,
 	} {
@@ -119,7 +120,7 @@ impl G { fn default() -> Self { Self } fn union() {} fn raw() {} }`,
 		`trait T { const _: u8; }`,
 		`fn a() { let x = [{ struct B; 1 }]; }`, // a statement kept: it holds an item, not in a block
 		`enum A { B = 'x' as isize }`,           // a character
-		`struct A { r#type: u8 }`,
+		`pub trait Thin = Pointee<Metadata = ()>; // a trait alias`,
 	} {
 		if rustDefs(x, l, []byte(src)) {
 			t.Errorf("refused snippet %d: rustDefs reads it: %s", i, x.sk.buf)
