@@ -238,6 +238,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			stmt.bad = true
 			if b.lx.define {
 				setDefs()
+				if sx.defineValues {
+					b.defineValue(off, e)
+				}
 			} else if sx.attrMacros {
 				b.ifCondition(off, e)
 			}
@@ -258,6 +261,12 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tIdent:
+			if sx.macroStmts && paren == 0 && (prev == ';' || prev == '}' || prev == '{') {
+				if end := b.storageMacro(off, e); end > 0 {
+					off = end // static DEFINE_PER_CPU(int, x);
+					continue
+				}
+			}
 			if (sx.macroRuns || sx.macroStmts) && paren == 0 && (headAngle == 0 && (prev == ';' || prev == '}' || prev == '{' ||
 				prev == ':' && prev2 == 'i' && access[prev2Word]) || prev == '>' && prev2 == 'i' && prev2Word == "template") {
 				if end, typ := b.macroRun(off, prev == '>'); end > off {
@@ -615,7 +624,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			} else if sx.plainBodies && !container {
 				close = b.plainBody(e)
 			} else if sx.cBodies && !container {
-				close = b.cBody(e)
+				close = b.cBody(e, false)
 			}
 			if close < 0 {
 				if close, inner = b.block(e, '}', container); b.fail {
@@ -623,6 +632,10 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 			}
 			if container || inner {
+				if inner && !container && sx.cBodies && b.cBody(e, true) == close && b.valuedDefines(e, close) {
+					b.restore(snap) // only #defines in it
+					b.keepDefines(e, close)
+				}
 				setDefs()
 				if sx.macros && cutStmts && !container && stmt.start >= 0 {
 					b.rblocks = append(b.rblocks, off, close)

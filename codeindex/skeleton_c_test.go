@@ -1,6 +1,7 @@
 package codeindex
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -42,7 +43,7 @@ func TestCBody(t *testing.T) {
 		open := strings.IndexByte(string(src), '{') + 1
 		var out skelOut
 		b := bskel{skeleton: skeleton{src: src, out: &out}, lx: lexer{sx: l.syn, src: src}, sx: l.syn}
-		got := b.cBody(open)
+		got := b.cBody(open, false)
 		if (got >= 0) != c.fast {
 			t.Errorf("%s %q: cBody %d, want it to read the body: %v", c.lang, c.body, got, c.fast)
 		}
@@ -56,4 +57,66 @@ func TestCBody(t *testing.T) {
 			t.Errorf("%s %q: cBody %d, block %d (failed %v, definitions %v)", c.lang, c.body, got, end, b.fail, defs)
 		}
 	}
+}
+
+// TestSkeletonCStorageMacro: a statement of a storage class and one macro
+// invocation (`static DEFINE_PER_CPU(int, x);`), which the grammar takes
+// for an error, goes from the skeleton whole; the skeleton then parses
+// without error and finds the definitions around it.
+func TestSkeletonCStorageMacro(t *testing.T) {
+	src := []byte(`static DEFINE_PER_CPU(u64, discard_pa_seq);
+static int y;
+extern DECLARE_WORK(free_work, do_free);
+struct s { int a; };
+static int f(void)
+{
+	return 0;
+}
+`)
+	l, x, skel := skeletonOf(t, "c", src)
+	skeletonCuts(t, skel, []string{"PER_CPU", "DECLARE_WORK"}, []string{"static int y;", "struct s { int a; };"})
+	skeletonFinds(t, l, x, src, "a.c", []string{"y", "s", "a", "f"})
+}
+
+// TestSkeletonCDefines: the values of #defines go but their first byte
+// (the definitions end where they did), and a body or an initializer
+// whose only definitions are #defines keeps those lines alone (an
+// initializer's are an error to the grammar still, a smaller one); a
+// #define without a value keeps what follows it.
+func TestSkeletonCDefines(t *testing.T) {
+	src := []byte(`#define LONG_VALUE(a, b)	\
+	do {				\
+		f(a, b); /* x */	\
+	} while (0)
+#define EMPTY
+int g(int a)
+{
+	int b = a;
+#define SQ(x) ((x) * (x))
+	if (b) {
+#define CUBE(x) ((x) * SQ(x))
+	}
+	return SQ(b);
+}
+int h(int a)
+{
+#define NOVALUE
+	return a;
+}
+`)
+	l, x, skel := skeletonOf(t, "c", src)
+	skeletonCuts(t, skel, []string{"while (0)", "f(a, b)", "int b = a;", "* (x)", "if (b)"},
+		[]string{"#define LONG_VALUE(a, b)\t\\\n\td\n", "#define EMPTY\n", "{\n#define SQ(x) (\n#define CUBE(x) (\n}", "#define NOVALUE\n"})
+	skeletonFinds(t, l, x, src, "a.c", []string{"LONG_VALUE", "EMPTY", "g", "SQ", "CUBE", "h", "NOVALUE"})
+	// The comment in a #define's value is an error to the grammar.
+	sameAsFullParse(t, x, l, "a.c", bytes.Replace(src, []byte("/* x */"), nil, 1))
+
+	_, _, skel = skeletonOf(t, "c", []byte(`static const int table[] = {
+#define ENTRY(x) [x] = #x,
+	ENTRY(1)
+	ENTRY(2)
+#undef ENTRY
+};
+`))
+	skeletonCuts(t, skel, []string{"ENTRY(1)", "#undef"}, []string{"= {\n#define ENTRY(x) [\n};"})
 }
