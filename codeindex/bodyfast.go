@@ -375,8 +375,24 @@ func (ix *Index) bodyFast(b *buffer, src []byte, e sitter.EditInput) ([]def, boo
 			return movePos(p, op, np), true
 		}
 	}
+	// A brace body holds no definition, but where the text has errors a
+	// definition may end in it: the parser's recovery closed the function
+	// early (a Rust body holding `x.ifunction a() {}y()`, typed and then
+	// taken back). Its end is no longer the closing brace's; the parse
+	// finds it.
+	var inA, inC Pos
+	braces := sp.kind == braceBody || sp.kind == bigBody
+	if braces {
+		p := pointBefore(b.src, sp.a, start, e.StartPoint)
+		inA = Pos{p.Row, p.Column}
+		p = pointAt(b.src, oldEnd, e.OldEndPoint, sp.c)
+		inC = Pos{p.Row, p.Column}
+	}
 	syms := make([]def, len(b.syms))
 	for k, d := range b.syms {
+		if braces && (posLess(inA, d.Range.End) && posLess(d.Range.End, inC) || posLess(inA, d.Range.Start) && posLess(d.Range.Start, inC)) {
+			return nil, false
+		}
 		var ok [4]bool
 		d.Range.Start, ok[0] = shift(d.Range.Start, false)
 		d.Range.End, ok[1] = shift(d.Range.End, true)

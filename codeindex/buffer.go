@@ -393,6 +393,13 @@ func pointAt(b []byte, from int, at sitter.Point, to int) sitter.Point {
 	return sitter.Point{Row: at.Row + uint32(nl), Column: uint32(len(seg) - 1 - bytes.LastIndexByte(seg, '\n'))}
 }
 
+// pointBefore returns the point of byte to, at or before byte from whose
+// point is at.
+func pointBefore(b []byte, to, from int, at sitter.Point) sitter.Point {
+	row := at.Row - uint32(bytes.Count(b[to:from], []byte{'\n'}))
+	return sitter.Point{Row: row, Column: uint32(to - (bytes.LastIndexByte(b[:to], '\n') + 1))}
+}
+
 // buffer is an open editor file: its text and its full tree.
 type buffer struct {
 	opening uint64 // workspace.Buffer.Opening
