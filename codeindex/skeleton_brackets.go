@@ -231,7 +231,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			off = e
 			continue
 		case tDirective:
-			if sx.cutDirectives {
+			if sx.cutDirectives || sx.cutIncludes && isInclude(src[off+1:e]) {
 				off = b.cutDirective(off, e)
 				continue
 			}

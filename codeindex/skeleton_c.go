@@ -1,5 +1,7 @@
 package codeindex
 
+import "bytes"
+
 // cBody reads the brace body whose '{' ends at off, in C or C++
 // (syntax.cBodies), by its brackets alone, and returns the offset of its
 // closing '}', or -1 when block must read it: when it may hold what
@@ -269,4 +271,14 @@ func (b *bskel) defineValueAt(off, e int) int {
 		}
 	}
 	return -1
+}
+
+// isInclude reports whether the directive whose text after its '#' is d
+// is an #include.
+func isInclude(d []byte) bool {
+	i := 0
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t') {
+		i++
+	}
+	return bytes.HasPrefix(d[i:], []byte("include")) && (len(d) == i+7 || !isIdentByte(d[i+7]))
 }

@@ -120,3 +120,27 @@ int h(int a)
 `))
 	skeletonCuts(t, skel, []string{"ENTRY(1)", "#undef"}, []string{"= {\n#define ENTRY(x) [\n};"})
 }
+
+// TestSkeletonCIncludes: #include lines go whole, with their newline,
+// wherever they stand; the definitions around them are the full parse's.
+func TestSkeletonCIncludes(t *testing.T) {
+	src := []byte(`#include <linux/types.h>
+#include "local.h"
+#if defined(X)
+# include <x.h>
+#endif
+struct s {
+	int a;
+#include "fields.h"
+};
+int f(void)
+{
+	return 0;
+}
+`)
+	for _, lang := range []string{"c", "cpp"} {
+		l, x, skel := skeletonOf(t, lang, src)
+		skeletonCuts(t, skel, []string{"include", "types.h"}, []string{"#if d\n#endif\n", "int a;\n};"})
+		sameAsFullParse(t, x, l, "a.h", src)
+	}
+}

@@ -100,6 +100,9 @@ type syntax struct {
 	// brackets alone where nothing in it may define (C, C++: see
 	// bskel.cBody).
 	cBodies bool
+	// cutIncludes: the skeleton leaves out #include lines whole (C, C++:
+	// they define nothing, and were a tenth of C++'s skeleton).
+	cutIncludes bool
 	// defineValues: the skeleton leaves out the value of a #define (see
 	// bskel.defineValue).
 	defineValues bool
@@ -269,9 +272,9 @@ var (
 
 var (
 	goSyntax = withC(syntax{family: "go", backtick: 'r', body: bodyGo, imports: goImports, testData: true})
-	cSyntax  = withC(syntax{attrMacros: true, macroStmts: true, cBodies: true, defineValues: true, family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
+	cSyntax  = withC(syntax{attrMacros: true, macroStmts: true, cBodies: true, defineValues: true, cutIncludes: true, family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum"}, defs: []string{"typedef"}})
-	cppSyntax = withC(syntax{attrMacros: true, macroRuns: true, templates: true, cBodies: true, defineValues: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
+	cppSyntax = withC(syntax{attrMacros: true, macroRuns: true, templates: true, cBodies: true, defineValues: true, cutIncludes: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
 	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true, importWord: "import",
 		mods:       words("public private protected static final abstract synchronized native transient volatile strictfp"),
