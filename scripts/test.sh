@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what the tests need (Debian packages, Go
-# modules, npm packages, Neovim) and runs vet, the Go tests with the race detector, and the
-# end-to-end tests against real clients. .ci/run calls exactly this script.
+# modules, npm packages, Neovim, the index's corpora) and runs vet, the Go tests with the race
+# detector, the index's checks over real source trees, and the end-to-end tests against real
+# clients. .ci/run calls exactly this script.
 #
 # scripts/test.sh --quick is the contributor's loop: go vet, go test -race -short and the LSP end to
 # end (npm packages of lsp/e2e only), installing nothing else.
@@ -69,6 +70,20 @@ go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 step "go test -race ./..."
 go test -race -timeout 30m ./...
+
+# The index's readers against full parses over a real source tree per language: skeletons,
+# the readers that stand in for a parse (Lua, Rust, C#), the body fast path and the
+# incremental queries. bench/index/corpora.sh fetches the corpora from Debian's and npm's
+# packages (about 230 MB of downloads, 200 MB unpacked) into .cache/corpora, once.
+corpora="$root/.cache/corpora"
+if [ ! -f "$corpora/.complete" ]; then
+	step "bench/index/corpora.sh .cache/corpora"
+	bash bench/index/corpora.sh "$corpora"
+	touch "$corpora/.complete"
+fi
+step "codeindex against full parses over the corpora"
+AGENTLS_CORPUS="$corpora" go test -count=1 -timeout 30m \
+	-run 'TestSkeletonCorpora|DefsCorpus|TestBodyFast$|TestChangedDefsMatchTree|TestWalkMatchesQuery' ./codeindex/
 
 bin="$root/.cache/bin"
 mkdir -p "$bin"
