@@ -221,6 +221,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		}
 		switch k {
 		case tSpace:
+			if sx.cutIndent && e-off > 1 {
+				if nl := bytes.LastIndexByte(src[off:e], '\n'); nl >= 0 && off+nl+1 < e {
+					b.cut(off+nl+1, e) // a line's indentation
+				}
+			}
 			off = e
 			continue
 		case tComment:

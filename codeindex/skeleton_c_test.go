@@ -144,3 +144,22 @@ int f(void)
 		sameAsFullParse(t, x, l, "a.h", src)
 	}
 }
+
+// TestSkeletonCIndent: the lines of the skeleton lose their indentation,
+// and the definitions keep the full parse's columns.
+func TestSkeletonCIndent(t *testing.T) {
+	src := []byte(`namespace a {
+    struct s {
+        int x;
+	    struct inner { int y; } z;
+    };
+    int f(int q)
+    {
+        return q;
+    }
+}
+`)
+	l, x, skel := skeletonOf(t, "cpp", src)
+	skeletonCuts(t, skel, []string{"    struct", "\tstruct", " int x;"}, []string{"{\nstruct s {\nint x;\nstruct inner { int y; } z;\n};\nint f()"})
+	sameAsFullParse(t, x, l, "a.hpp", src)
+}

@@ -103,6 +103,10 @@ type syntax struct {
 	// cutIncludes: the skeleton leaves out #include lines whole (C, C++:
 	// they define nothing, and were a tenth of C++'s skeleton).
 	cutIncludes bool
+	// cutIndent: the skeleton leaves out the indentation of lines (C++:
+	// the parser's lexer skips it a byte at a time, and it was a sixth of
+	// C++'s skeleton; C's, of tabs, is too little to pay its cuts).
+	cutIndent bool
 	// defineValues: the skeleton leaves out the value of a #define (see
 	// bskel.defineValue).
 	defineValues bool
@@ -274,7 +278,7 @@ var (
 	goSyntax = withC(syntax{family: "go", backtick: 'r', body: bodyGo, imports: goImports, testData: true})
 	cSyntax  = withC(syntax{attrMacros: true, macroStmts: true, cBodies: true, defineValues: true, cutIncludes: true, family: "c", preproc: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum"}, defs: []string{"typedef"}})
-	cppSyntax = withC(syntax{attrMacros: true, macroRuns: true, templates: true, cBodies: true, defineValues: true, cutIncludes: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
+	cppSyntax = withC(syntax{attrMacros: true, macroRuns: true, templates: true, cBodies: true, defineValues: true, cutIncludes: true, cutIndent: true, family: "c", preproc: true, rawPrefix: true, body: bodyBrackets, parens: parensBody, keep: cKeep,
 		containers: []string{"struct", "union", "enum", "class", "namespace", "extern"}, defs: []string{"typedef", "using"}})
 	javaSyntax = withC(syntax{generics: true, family: "java", triple: true, body: bodyBrackets, parens: parensAny, keep: []string{"assert"}, anonClass: true, identBrace: true, importWord: "import",
 		mods:       words("public private protected static final abstract synchronized native transient volatile strictfp"),
