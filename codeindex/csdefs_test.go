@@ -2,12 +2,7 @@ package codeindex
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"testing"
-	"time"
 )
 
 // TestCSharpDefsCorpus checks that csDefs finds exactly the definitions
@@ -15,83 +10,12 @@ import (
 // full parse) in every file of the C# corpus it reads; the files it
 // leaves to the parse are counted, with the tokens it stopped at.
 func TestCSharpDefsCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("parses the C# corpus")
-	}
-	root := os.Getenv("AGENTLS_CORPUS")
-	if root == "" {
-		t.Skip("AGENTLS_CORPUS not set (bench/index/corpora.sh installs the corpora)")
-	}
-	dir := filepath.Join(root, "csharp")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no corpus: %v", err)
-	}
-	l := LanguageByName("csharp")
-	if err := l.load(); err != nil {
-		t.Fatal(err)
-	}
-	x := newExtractor()
-	defer x.Close()
-	var parse, fast time.Duration
-	files, read, diffs := 0, 0, 0
-	stops := map[string]int{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || LanguageFor(p) != l {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil || len(src) > maxFileSize || skip(src) {
-			return nil
-		}
-		files++
-		t0 := time.Now()
-		sd, err := x.parseDefs(l, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := symbols(sd, p)
-		t1 := time.Now()
-		ok := csDefs(x, l, src)
-		var b []Symbol
-		if ok {
-			b = symbols(x.collect(l, src, nil), p)
-		}
-		fast += time.Since(t1)
-		parse += t1.Sub(t0)
-		if !ok {
-			if r := &x.cs; r.fail {
-				e := min(r.failAt+12, len(r.src))
-				stops[string(r.src[r.failAt:e])]++
-			}
-			return nil
-		}
-		read++
-		if fmt.Sprint(a) != fmt.Sprint(b) {
-			diffs++
-			if diffs <= 12 {
-				t.Logf("%s: skeleton parse %d definitions, csDefs %d; first difference: %s", p, len(a), len(b), firstDiff(a, b))
-			}
+	checkBuildPassCorpus(t, "csharp", csDefs, func(x *extractor) []byte {
+		if r := &x.cs; r.fail {
+			return r.src[r.failAt:min(r.failAt+12, len(r.src))]
 		}
 		return nil
 	})
-	var keys []string
-	for k := range stops {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return stops[keys[i]] > stops[keys[j]] })
-	if len(keys) > 15 {
-		keys = keys[:15]
-	}
-	for _, k := range keys {
-		t.Logf("stopped %d times at %q", stops[k], k)
-	}
-	t.Logf("%d files: csDefs read %d (the others left to the parse), %d differ; skeleton+parse+walk %v, csDefs %v", files, read, diffs, parse, fast)
-	if diffs > 0 {
-		t.Errorf("%d files differ from the skeleton's parse", diffs)
-	}
-	if read < files/2 {
-		t.Errorf("csDefs read only %d of %d files", read, files)
-	}
 }
 
 // TestCSharpDefsSnippets checks csDefs against a full parse on the

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 	"time"
 )
@@ -14,18 +15,32 @@ import (
 // parse) in every file of the Rust corpus it reads; the files it leaves to
 // the parse are counted.
 func TestRustDefsCorpus(t *testing.T) {
+	checkBuildPassCorpus(t, "rust", rustDefs, func(x *extractor) []byte {
+		if at := x.rust.failAt; at >= 0 && at < len(x.sk.buf) {
+			return x.sk.buf[at:min(len(x.sk.buf), at+12)]
+		}
+		return nil
+	})
+}
+
+// checkBuildPassCorpus checks a language's buildPass (rustDefs, csDefs)
+// against the skeleton's parse over the language's corpus: in every file
+// it reads, the same definitions; at least half the files read. stop, when
+// not nil, says where the reader stopped in a file it left to the parse;
+// the most frequent places are logged.
+func checkBuildPassCorpus(t *testing.T, lang string, pass func(*extractor, *Language, []byte) bool, stop func(*extractor) []byte) {
 	if testing.Short() {
-		t.Skip("parses the Rust corpus")
+		t.Skipf("parses the %s corpus", lang)
 	}
 	root := os.Getenv("AGENTLS_CORPUS")
 	if root == "" {
 		t.Skip("AGENTLS_CORPUS not set (bench/index/corpora.sh installs the corpora)")
 	}
-	dir := filepath.Join(root, "rust")
+	dir := filepath.Join(root, lang)
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("no corpus: %v", err)
 	}
-	l := LanguageByName("rust")
+	l := LanguageByName(lang)
 	if err := l.load(); err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +48,7 @@ func TestRustDefsCorpus(t *testing.T) {
 	defer x.Close()
 	var parse, fast time.Duration
 	files, read, diffs := 0, 0, 0
+	stops := map[string]int{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || LanguageFor(p) != l {
 			return nil
@@ -49,7 +65,7 @@ func TestRustDefsCorpus(t *testing.T) {
 		}
 		a := symbols(sd, p)
 		t1 := time.Now()
-		ok := rustDefs(x, l, src)
+		ok := pass(x, l, src)
 		var b []Symbol
 		if ok {
 			b = symbols(x.collect(l, src, nil), p)
@@ -57,23 +73,36 @@ func TestRustDefsCorpus(t *testing.T) {
 		fast += time.Since(t1)
 		parse += t1.Sub(t0)
 		if !ok {
+			if stop != nil {
+				if at := stop(x); at != nil {
+					stops[string(at)]++
+				}
+			}
 			return nil
 		}
 		read++
 		if fmt.Sprint(a) != fmt.Sprint(b) {
 			diffs++
 			if diffs <= 12 {
-				t.Logf("%s: skeleton parse %d definitions, rustDefs %d; first difference: %s", p, len(a), len(b), firstDiff(a, b))
+				t.Logf("%s: skeleton parse %d definitions, the reader %d; first difference: %s", p, len(a), len(b), firstDiff(a, b))
 			}
 		}
 		return nil
 	})
-	t.Logf("%d files: rustDefs read %d (the others left to the parse), %d differ; skeleton+parse+walk %v, rustDefs %v", files, read, diffs, parse, fast)
+	var keys []string
+	for k := range stops {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return stops[keys[i]] > stops[keys[j]] })
+	for _, k := range keys[:min(len(keys), 15)] {
+		t.Logf("stopped %d times at %q", stops[k], k)
+	}
+	t.Logf("%d files: the reader read %d (the others left to the parse), %d differ; skeleton+parse+walk %v, reader %v", files, read, diffs, parse, fast)
 	if diffs > 0 {
 		t.Errorf("%d files differ from the skeleton's parse", diffs)
 	}
 	if read < files/2 {
-		t.Errorf("rustDefs read only %d of %d files", read, files)
+		t.Errorf("the reader read only %d of %d files", read, files)
 	}
 }
 
