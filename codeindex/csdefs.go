@@ -1,11 +1,5 @@
 package codeindex
 
-import (
-	"sort"
-
-	sitter "github.com/smacker/go-tree-sitter"
-)
-
 // csDefs finds the definitions of a C# file in a build without
 // tree-sitter, as rustDefs does for Rust: it reads the file's skeleton
 // (bodies, accessors, parameters, values, attributes, directives, using
@@ -45,7 +39,7 @@ func csDefs(x *extractor, l *Language, src []byte) bool {
 		return false
 	}
 	r := &x.cs
-	*r = csReader{src: x.sk.buf, ids: *x.csIDs, caps: r.caps[:0], lines: r.lines[:0]}
+	*r = csReader{skelCaps: skelCaps{src: x.sk.buf, name: x.csIDs.name, caps: r.caps[:0], lines: r.lines[:0]}, ids: *x.csIDs}
 	if len(r.src) >= 3 && r.src[0] == 0xef && r.src[1] == 0xbb && r.src[2] == 0xbf {
 		r.end = 3
 	}
@@ -56,20 +50,7 @@ func csDefs(x *extractor, l *Language, src []byte) bool {
 	if r.fail {
 		return false
 	}
-	x.caps = x.caps[:0]
-	for _, c := range r.caps {
-		x.caps = append(x.caps, capture{match: c.match, pattern: c.pattern, index: c.index, rng: sitter.Range{
-			StartByte: uint32(c.start), EndByte: uint32(c.end), StartPoint: r.point(c.start), EndPoint: r.point(c.end),
-		}})
-	}
-	for i := range x.caps {
-		c := &x.caps[i]
-		x.sk.toFile(&c.rng)
-		if l.defInfo[c.index].role == capDef {
-			fixEnd(x.sk.fixes, &c.rng) // as collect does after parseDefs
-			fixStart(x.sk.starts, &c.rng)
-		}
-	}
+	x.caps = r.toFile(x.caps[:0], &x.sk) // collect(l, src, &x.sk) fixes the ends and starts
 	return true
 }
 
@@ -87,17 +68,7 @@ func csCapIDs(l *Language) (csIDs, bool) {
 		"definition.enum": &ids.enum, "definition.type": &ids.typ, "definition.module": &ids.module, "definition.method": &ids.method,
 		"definition.field": &ids.field, "definition.constant": &ids.constant,
 	}
-	if len(l.defNames) != len(want) {
-		return ids, false
-	}
-	for i, n := range l.defNames {
-		p := want[n]
-		if p == nil {
-			return ids, false
-		}
-		*p = uint16(i)
-	}
-	return ids, true
+	return ids, capIDs(l, want)
 }
 
 // The patterns of queries/csharp.scm, in order.
@@ -127,18 +98,14 @@ const (
 
 // csReader reads the declarations of a C# skeleton.
 type csReader struct {
-	src       []byte
-	pos, end  int // the current token
-	kind      int
-	prevEnd   int // the end of the token before it
-	fail      bool
-	failAt    int // where the reader stopped (for tests)
-	depth     int // nesting of declarations and types, bounded
-	ids       csIDs
-	match     uint32
-	caps      []rustCap
-	lines     []int // offsets where the lines of src start, on demand
-	linesDone bool
+	skelCaps     // src, the skeleton, and the captures made of it
+	pos, end int // the current token
+	kind     int
+	prevEnd  int // the end of the token before it
+	fail     bool
+	failAt   int // where the reader stopped (for tests)
+	depth    int // nesting of declarations and types, bounded
+	ids      csIDs
 }
 
 // next reads the next token, past blanks; it fails on what the reader
@@ -225,16 +192,6 @@ func (r *csReader) name() (int, int) {
 	s, e := r.pos, r.end
 	r.next()
 	return s, e
-}
-
-// capture adds a match of pattern with its definition capture def over
-// [start, end) and its name; it returns the index of the first, whose end
-// the caller may set later.
-func (r *csReader) capture(pattern int, def uint16, start, end, ns, ne int) int {
-	i := len(r.caps)
-	r.caps = append(r.caps, rustCap{r.match, uint16(pattern), def, start, end}, rustCap{r.match, uint16(pattern), r.ids.name, ns, ne})
-	r.match++
-	return i
 }
 
 // enter bounds the nesting of what the reader reads.
@@ -741,19 +698,4 @@ func (r *csReader) skipBalanced(open, close byte) {
 		}
 		r.next()
 	}
-}
-
-// point returns the row and column of off in the skeleton.
-func (r *csReader) point(off int) sitter.Point {
-	if !r.linesDone {
-		r.lines = append(r.lines[:0], 0)
-		for i, c := range r.src {
-			if c == '\n' {
-				r.lines = append(r.lines, i+1)
-			}
-		}
-		r.linesDone = true
-	}
-	row := sort.Search(len(r.lines), func(i int) bool { return r.lines[i] > off }) - 1
-	return sitter.Point{Row: uint32(row), Column: uint32(off - r.lines[row])}
 }

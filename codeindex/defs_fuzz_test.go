@@ -62,7 +62,7 @@ func fuzzBuildPass(f *testing.F, lang string, pass func(*extractor, *Language, [
 		if !pass(x, l, src) {
 			return
 		}
-		got := symbols(x.collect(l, src, nil), "a")
+		got := symbols(x.collect(l, src, &x.sk), "a")
 		if !parsesClean(t, x, l, src) {
 			return
 		}

@@ -117,7 +117,7 @@ func (x *extractor) skeletonDefs(l *Language, src []byte) (defs []def, err error
 		return defs, nil
 	}
 	if l.buildPass != nil && l.load() == nil && l.buildPass(x, l, src) {
-		return x.collect(l, src, nil), nil
+		return x.collect(l, src, &x.sk), nil // the captures of its skeleton, mapped
 	}
 	return x.parseDefs(l, src)
 }

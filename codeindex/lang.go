@@ -48,7 +48,9 @@ type Language struct {
 	defsPass func(x *extractor, l *Language, src []byte) bool
 	// buildPass is a defsPass for the files of a build only (skeletonDefs),
 	// not for buffers, which keep a tree for their incremental updates
-	// (Rust: rustDefs; C#: csDefs).
+	// (Rust: rustDefs; C#: csDefs). It reads the skeleton (x.sk) and maps
+	// its captures to the file; collect, given x.sk, fixes their ends and
+	// starts as for a parse of the skeleton.
 	buildPass func(x *extractor, l *Language, src []byte) bool
 	// maxDepth, when not 0, is the deepest node where a definitions pattern
 	// starts (the root is at 0).

@@ -81,17 +81,7 @@ func luaCapIDs(l *Language) (luaIDs, bool) {
 		"name": &ids.name, "definition.function": &ids.function, "container": &ids.container,
 		"definition.method": &ids.method, "definition.variable": &ids.variable,
 	}
-	if len(l.defNames) != len(want) {
-		return ids, false
-	}
-	for i, n := range l.defNames {
-		p := want[n]
-		if p == nil {
-			return ids, false
-		}
-		*p = uint16(i)
-	}
-	return ids, true
+	return ids, capIDs(l, want)
 }
 
 // The patterns of queries/lua.scm, in order.

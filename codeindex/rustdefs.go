@@ -1,11 +1,5 @@
 package codeindex
 
-import (
-	"sort"
-
-	sitter "github.com/smacker/go-tree-sitter"
-)
-
 // rustDefs finds the definitions of a Rust file in a build without
 // tree-sitter: it reads the file's skeleton (bracketSkeleton: bodies,
 // and the statements of the bodies that hold an item, comments,
@@ -46,20 +40,13 @@ func rustDefs(x *extractor, l *Language, src []byte) bool {
 		return false
 	}
 	r := &x.rust
-	*r = rustReader{src: x.sk.buf, ids: *x.rustIDs, caps: r.caps[:0], lines: r.lines[:0]}
+	*r = rustReader{skelCaps: skelCaps{src: x.sk.buf, name: x.rustIDs.name, caps: r.caps[:0], lines: r.lines[:0]}, ids: *x.rustIDs}
 	r.next()
 	r.items(false)
 	if r.fail || r.kind != rkEOF {
 		return false
 	}
-	x.caps = r.captures(x.caps[:0])
-	for i := range x.caps {
-		c := &x.caps[i]
-		x.sk.toFile(&c.rng)
-		if l.defInfo[c.index].role == capDef {
-			fixEnd(x.sk.fixes, &c.rng) // as collect does after parseDefs
-		}
-	}
+	x.caps = r.toFile(x.caps[:0], &x.sk) // collect(l, src, &x.sk) fixes the ends and starts
 	return true
 }
 
@@ -78,17 +65,7 @@ func rustCapIDs(l *Language) (rustIDs, bool) {
 		"definition.constant": &ids.constant, "definition.variable": &ids.variable, "definition.module": &ids.module,
 		"definition.macro": &ids.macro, "definition.field": &ids.field,
 	}
-	if len(l.defNames) != len(want) {
-		return ids, false
-	}
-	for i, n := range l.defNames {
-		p := want[n]
-		if p == nil {
-			return ids, false
-		}
-		*p = uint16(i)
-	}
-	return ids, true
+	return ids, capIDs(l, want)
 }
 
 // The patterns of queries/rust.scm, in order.
@@ -121,27 +98,15 @@ const (
 
 // rustReader reads the items of a Rust skeleton.
 type rustReader struct {
-	src       []byte
-	pos, end  int // the current token
-	kind      int
-	prevEnd   int // the end of the token before it
-	fail      bool
-	failAt    int  // where the reader stopped (for tests)
-	inTrait   bool // reading the items of a trait
-	depth     int  // nesting of items and types, bounded
-	ids       rustIDs
-	match     uint32
-	caps      []rustCap
-	lines     []int // offsets where the lines of src start, on demand
-	linesDone bool
-}
-
-// rustCap is a capture in the skeleton's bytes.
-type rustCap struct {
-	match      uint32
-	pattern    uint16
-	index      uint16
-	start, end int
+	skelCaps     // src, the skeleton, and the captures made of it
+	pos, end int // the current token
+	kind     int
+	prevEnd  int // the end of the token before it
+	fail     bool
+	failAt   int  // where the reader stopped (for tests)
+	inTrait  bool // reading the items of a trait
+	depth    int  // nesting of items and types, bounded
+	ids      rustIDs
 }
 
 // next reads the next token, past blanks; it fails on what the reader does
@@ -270,16 +235,6 @@ func (r *rustReader) name() (int, int) {
 // parse; default, union, raw, gen and auto are names to it, which
 // TestRustDefsCorpus sees).
 var rustReserved = words("_ as async await break const continue crate dyn else enum extern false fn for if impl in let loop macro_rules match mod move mut pub ref return self Self static struct super trait true type unsafe use where while yield try")
-
-// capture adds a match of pattern with its definition (or scope) capture
-// def over [start, end) and its name; it returns the index of the first,
-// whose end the caller may set later.
-func (r *rustReader) capture(pattern int, def uint16, start, end, ns, ne int) int {
-	i := len(r.caps)
-	r.caps = append(r.caps, rustCap{r.match, uint16(pattern), def, start, end}, rustCap{r.match, uint16(pattern), r.ids.name, ns, ne})
-	r.match++
-	return i
-}
 
 // enter bounds the nesting of what the reader reads (items in items, types
 // in types).
@@ -1242,30 +1197,4 @@ func (r *rustReader) expr(a, b byte) {
 		n++
 		r.next()
 	}
-}
-
-// captures returns the captures in the walk's terms, in the skeleton's
-// bytes and points.
-func (r *rustReader) captures(buf []capture) []capture {
-	for _, c := range r.caps {
-		buf = append(buf, capture{match: c.match, pattern: c.pattern, index: c.index, rng: sitter.Range{
-			StartByte: uint32(c.start), EndByte: uint32(c.end), StartPoint: r.point(c.start), EndPoint: r.point(c.end),
-		}})
-	}
-	return buf
-}
-
-// point returns the row and column of off in the skeleton.
-func (r *rustReader) point(off int) sitter.Point {
-	if !r.linesDone {
-		r.lines = append(r.lines[:0], 0)
-		for i, c := range r.src {
-			if c == '\n' {
-				r.lines = append(r.lines, i+1)
-			}
-		}
-		r.linesDone = true
-	}
-	row := sort.Search(len(r.lines), func(i int) bool { return r.lines[i] > off }) - 1
-	return sitter.Point{Row: uint32(row), Column: uint32(off - r.lines[row])}
 }

@@ -68,7 +68,7 @@ func checkBuildPassCorpus(t *testing.T, lang string, pass func(*extractor, *Lang
 		ok := pass(x, l, src)
 		var b []Symbol
 		if ok {
-			b = symbols(x.collect(l, src, nil), p)
+			b = symbols(x.collect(l, src, &x.sk), p)
 		}
 		fast += time.Since(t1)
 		parse += t1.Sub(t0)
