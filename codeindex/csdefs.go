@@ -39,12 +39,12 @@ func csDefs(x *extractor, l *Language, src []byte) bool {
 		return false
 	}
 	r := &x.cs
-	*r = csReader{skelCaps: skelCaps{src: x.sk.buf, name: x.csIDs.name, caps: r.caps[:0], lines: r.lines[:0]}, ids: *x.csIDs}
+	*r = csReader{tokReader: tokReader{skelCaps: skelCaps{src: x.sk.buf, name: x.csIDs.name, caps: r.caps[:0], lines: r.lines[:0]}}, ids: *x.csIDs}
 	if len(r.src) >= 3 && r.src[0] == 0xef && r.src[1] == 0xbb && r.src[2] == 0xbf {
 		r.end = 3
 	}
 	r.next()
-	for !r.fail && r.kind != ckEOF {
+	for !r.fail && r.kind != tkEOF {
 		r.member(true)
 	}
 	if r.fail {
@@ -88,24 +88,10 @@ const (
 	csPatEnumMember
 )
 
-// Token kinds of csReader.
-const (
-	ckEOF = iota
-	ckIdent
-	ckNumber // decimal digits
-	ckPunct  // one byte, or ::
-)
-
 // csReader reads the declarations of a C# skeleton.
 type csReader struct {
-	skelCaps     // src, the skeleton, and the captures made of it
-	pos, end int // the current token
-	kind     int
-	prevEnd  int // the end of the token before it
-	fail     bool
-	failAt   int // where the reader stopped (for tests)
-	depth    int // nesting of declarations and types, bounded
-	ids      csIDs
+	tokReader
+	ids csIDs
 }
 
 // next reads the next token, past blanks; it fails on what the reader
@@ -120,7 +106,7 @@ func (r *csReader) next() {
 	}
 	r.pos = i
 	if i >= len(src) {
-		r.kind, r.end = ckEOF, i
+		r.kind, r.end = tkEOF, i
 		return
 	}
 	c := src[i]
@@ -134,7 +120,7 @@ func (r *csReader) next() {
 			r.bad()
 			return
 		}
-		r.kind, r.end = ckIdent, e
+		r.kind, r.end = tkIdent, e
 	case c >= '0' && c <= '9':
 		e := i + 1
 		for e < len(src) && src[e] >= '0' && src[e] <= '9' {
@@ -144,33 +130,14 @@ func (r *csReader) next() {
 			r.bad() // 0x1, 1L, 1.5
 			return
 		}
-		r.kind, r.end = ckNumber, e
+		r.kind, r.end = tkNumber, e
 	case c == ':' && i+1 < len(src) && src[i+1] == ':':
-		r.kind, r.end = ckPunct, i+2
+		r.kind, r.end = tkPunct, i+2
 	case c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' || c == '<' || c == '>' || c == ',' || c == ';' || c == ':' || c == '.' || c == '?' || c == '~':
-		r.kind, r.end = ckPunct, i+1
+		r.kind, r.end = tkPunct, i+1
 	default:
 		r.bad() // a literal, a number, a comment, '=', '*', '@'...
 	}
-}
-
-// bad fails the reading and ends it.
-func (r *csReader) bad() {
-	if !r.fail {
-		r.failAt = r.pos
-	}
-	r.fail = true
-	r.kind, r.pos, r.end = ckEOF, len(r.src), len(r.src)
-}
-
-// is reports whether the token is the punctuation p.
-func (r *csReader) is(p byte) bool {
-	return r.kind == ckPunct && r.end-r.pos == 1 && r.src[r.pos] == p
-}
-
-// word reports whether the token is the identifier or keyword w.
-func (r *csReader) word(w string) bool {
-	return r.kind == ckIdent && string(r.src[r.pos:r.end]) == w
 }
 
 // expect reads the punctuation p, or fails.
@@ -185,7 +152,7 @@ func (r *csReader) expect(p byte) {
 // name reads an identifier that names a declaration (not a keyword, nor
 // a contextual one) and returns its range, or fails.
 func (r *csReader) name() (int, int) {
-	if r.kind != ckIdent || csKeywords[string(r.src[r.pos:r.end])] || csContextual[string(r.src[r.pos:r.end])] {
+	if r.kind != tkIdent || csKeywords[string(r.src[r.pos:r.end])] || csContextual[string(r.src[r.pos:r.end])] {
 		r.bad()
 		return 0, 0
 	}
@@ -193,17 +160,6 @@ func (r *csReader) name() (int, int) {
 	r.next()
 	return s, e
 }
-
-// enter bounds the nesting of what the reader reads.
-func (r *csReader) enter() bool {
-	if r.depth++; r.depth > 64 {
-		r.bad()
-		return false
-	}
-	return true
-}
-
-func (r *csReader) leave() { r.depth-- }
 
 // csModifiers are the modifiers the reader takes before a declaration.
 var csModifiers = words("public private protected internal static readonly virtual override abstract sealed extern unsafe volatile async const new partial")
@@ -235,7 +191,7 @@ func (r *csReader) member(top bool) {
 		r.namespace(start)
 		return
 	}
-	for r.kind == ckIdent && csModifiers[string(r.src[r.pos:r.end])] {
+	for r.kind == tkIdent && csModifiers[string(r.src[r.pos:r.end])] {
 		r.next()
 	}
 	switch {
@@ -307,7 +263,7 @@ func (r *csReader) member(top bool) {
 		r.skipBalanced('(', ')') // the skeleton keeps those after `int?`
 		r.body()
 		return
-	case r.kind == ckIdent && r.end < len(r.src) && r.src[r.end] == '(':
+	case r.kind == tkIdent && r.end < len(r.src) && r.src[r.end] == '(':
 		// A constructor: its name and parameters.
 		ns, ne := r.name()
 		r.params()
@@ -410,7 +366,7 @@ func (r *csReader) namespace(start int) {
 	i := r.capture(csPatNamespace, r.ids.module, start, 0, ns, ne)
 	r.next()
 	for !r.fail && !r.is('}') {
-		if r.kind == ckEOF {
+		if r.kind == tkEOF {
 			r.bad()
 			return
 		}
@@ -444,7 +400,7 @@ func (r *csReader) typeDecl(start, pattern int, def uint16) {
 	i := r.capture(pattern, def, start, 0, ns, ne)
 	r.next()
 	for !r.fail && !r.is('}') {
-		if r.kind == ckEOF {
+		if r.kind == tkEOF {
 			r.bad()
 			return
 		}
@@ -493,13 +449,13 @@ func (r *csReader) typ() {
 		return
 	}
 	defer r.leave()
-	if r.kind != ckIdent || csContextual[string(r.src[r.pos:r.end])] && !r.word("global") {
+	if r.kind != tkIdent || csContextual[string(r.src[r.pos:r.end])] && !r.word("global") {
 		r.bad()
 		return
 	}
 	if r.word("global") {
 		r.next()
-		if !(r.kind == ckPunct && r.end-r.pos == 2) {
+		if !(r.kind == tkPunct && r.end-r.pos == 2) {
 			r.bad()
 			return
 		}
@@ -527,7 +483,7 @@ func (r *csReader) typ() {
 
 // typeName reads a name of a type and its type arguments.
 func (r *csReader) typeName() {
-	if r.kind != ckIdent || r.word("operator") || r.word("this") {
+	if r.kind != tkIdent || r.word("operator") || r.word("this") {
 		r.bad()
 		return
 	}
@@ -629,7 +585,7 @@ func (r *csReader) params() {
 func (r *csReader) args() {
 	r.expect('(')
 	for !r.fail && !r.is(')') {
-		if r.kind == ckNumber {
+		if r.kind == tkNumber {
 			r.next()
 		} else {
 			r.name()
@@ -682,7 +638,7 @@ func (r *csReader) skipBalanced(open, close byte) {
 	depth := 0
 	for !r.fail {
 		switch {
-		case r.kind == ckEOF:
+		case r.kind == tkEOF:
 			r.bad()
 			return
 		case r.is(open):

@@ -79,3 +79,56 @@ func (r *skelCaps) point(off int) sitter.Point {
 	row := sort.Search(len(r.lines), func(i int) bool { return r.lines[i] > off }) - 1
 	return sitter.Point{Row: uint32(row), Column: uint32(off - r.lines[row])}
 }
+
+// Token kinds of the readers of a skeleton (rustReader, csReader).
+const (
+	tkEOF = iota
+	tkIdent
+	tkNumber
+	tkPunct    // src[pos:end]: one byte, or a pair (::, ->)
+	tkString   // Rust
+	tkLifetime // Rust
+)
+
+// tokReader is what the readers of a skeleton that stand in for a parse
+// (rustReader, csReader) share: the captures they make, the current
+// token, which their own next reads, and where they stopped.
+type tokReader struct {
+	skelCaps     // src, the skeleton, and the captures made of it
+	pos, end int // the current token
+	kind     int
+	prevEnd  int // the end of the token before it
+	fail     bool
+	failAt   int // where the reader stopped (for tests)
+	depth    int // nesting of what it reads, bounded
+}
+
+// bad fails the reading and ends it.
+func (r *tokReader) bad() {
+	if !r.fail {
+		r.failAt = r.pos
+	}
+	r.fail = true
+	r.kind, r.pos, r.end = tkEOF, len(r.src), len(r.src)
+}
+
+// is reports whether the token is the punctuation p.
+func (r *tokReader) is(p byte) bool {
+	return r.kind == tkPunct && r.end-r.pos == 1 && r.src[r.pos] == p
+}
+
+// word reports whether the token is the identifier or keyword w.
+func (r *tokReader) word(w string) bool {
+	return r.kind == tkIdent && string(r.src[r.pos:r.end]) == w
+}
+
+// enter bounds the nesting of what the reader reads.
+func (r *tokReader) enter() bool {
+	if r.depth++; r.depth > 64 {
+		r.bad()
+		return false
+	}
+	return true
+}
+
+func (r *tokReader) leave() { r.depth-- }

@@ -40,10 +40,10 @@ func rustDefs(x *extractor, l *Language, src []byte) bool {
 		return false
 	}
 	r := &x.rust
-	*r = rustReader{skelCaps: skelCaps{src: x.sk.buf, name: x.rustIDs.name, caps: r.caps[:0], lines: r.lines[:0]}, ids: *x.rustIDs}
+	*r = rustReader{tokReader: tokReader{skelCaps: skelCaps{src: x.sk.buf, name: x.rustIDs.name, caps: r.caps[:0], lines: r.lines[:0]}}, ids: *x.rustIDs}
 	r.next()
 	r.items(false)
-	if r.fail || r.kind != rkEOF {
+	if r.fail || r.kind != tkEOF {
 		return false
 	}
 	x.caps = r.toFile(x.caps[:0], &x.sk) // collect(l, src, &x.sk) fixes the ends and starts
@@ -86,27 +86,11 @@ const (
 	rustPatVariant
 )
 
-// Token kinds of rustReader.
-const (
-	rkEOF = iota
-	rkIdent
-	rkNumber
-	rkString
-	rkLifetime
-	rkPunct // src[pos:end]: one byte, or :: or ->
-)
-
 // rustReader reads the items of a Rust skeleton.
 type rustReader struct {
-	skelCaps     // src, the skeleton, and the captures made of it
-	pos, end int // the current token
-	kind     int
-	prevEnd  int // the end of the token before it
-	fail     bool
-	failAt   int  // where the reader stopped (for tests)
-	inTrait  bool // reading the items of a trait
-	depth    int  // nesting of items and types, bounded
-	ids      rustIDs
+	tokReader
+	inTrait bool // reading the items of a trait
+	ids     rustIDs
 }
 
 // next reads the next token, past blanks; it fails on what the reader does
@@ -121,7 +105,7 @@ func (r *rustReader) next() {
 	}
 	r.pos = i
 	if i >= len(src) {
-		r.kind, r.end = rkEOF, i
+		r.kind, r.end = tkEOF, i
 		return
 	}
 	c := src[i]
@@ -141,7 +125,7 @@ func (r *rustReader) next() {
 			r.bad() // b"..", r#"..", b'x'
 			return
 		}
-		r.kind, r.end = rkIdent, e
+		r.kind, r.end = tkIdent, e
 	case c >= '0' && c <= '9':
 		e := i + 1
 		for e < len(src) && isIdentByte(src[e]) {
@@ -151,7 +135,7 @@ func (r *rustReader) next() {
 			r.bad() // a float, 1.., 1'
 			return
 		}
-		r.kind, r.end = rkNumber, e
+		r.kind, r.end = tkNumber, e
 	case c == '"':
 		e := i + 1
 		for e < len(src) && src[e] != '"' {
@@ -164,7 +148,7 @@ func (r *rustReader) next() {
 			r.bad()
 			return
 		}
-		r.kind, r.end = rkString, e+1
+		r.kind, r.end = tkString, e+1
 	case c == '\'':
 		// A lifetime ('a, 'static, '_), not a character.
 		e := i + 1
@@ -175,38 +159,19 @@ func (r *rustReader) next() {
 			r.bad()
 			return
 		}
-		r.kind, r.end = rkLifetime, e
+		r.kind, r.end = tkLifetime, e
 	case c == ':' && i+1 < len(src) && src[i+1] == ':', c == '-' && i+1 < len(src) && src[i+1] == '>':
-		r.kind, r.end = rkPunct, i+2
+		r.kind, r.end = tkPunct, i+2
 	case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'), c == '#', c == '$', c == '\\', c == '`', c == '@', c >= 0x80 || c < ' ':
 		r.bad()
 	default:
-		r.kind, r.end = rkPunct, i+1
+		r.kind, r.end = tkPunct, i+1
 	}
-}
-
-// bad fails the reading and ends it.
-func (r *rustReader) bad() {
-	if !r.fail {
-		r.failAt = r.pos
-	}
-	r.fail = true
-	r.kind, r.pos, r.end = rkEOF, len(r.src), len(r.src)
-}
-
-// is reports whether the token is the punctuation p.
-func (r *rustReader) is(p byte) bool {
-	return r.kind == rkPunct && r.end-r.pos == 1 && r.src[r.pos] == p
 }
 
 // isPair reports whether the token is :: (c ':') or -> (c '-').
 func (r *rustReader) isPair(c byte) bool {
-	return r.kind == rkPunct && r.end-r.pos == 2 && r.src[r.pos] == c
-}
-
-// word reports whether the token is the identifier or keyword w.
-func (r *rustReader) word(w string) bool {
-	return r.kind == rkIdent && string(r.src[r.pos:r.end]) == w
+	return r.kind == tkPunct && r.end-r.pos == 2 && r.src[r.pos] == c
 }
 
 // expect reads the punctuation p, or fails.
@@ -221,7 +186,7 @@ func (r *rustReader) expect(p byte) {
 // name reads an identifier that names an item (not a keyword the grammar
 // reserves) and returns its range, or fails.
 func (r *rustReader) name() (int, int) {
-	if r.kind != rkIdent || rustReserved[string(r.src[r.pos:r.end])] {
+	if r.kind != tkIdent || rustReserved[string(r.src[r.pos:r.end])] {
 		r.bad()
 		return 0, 0
 	}
@@ -235,18 +200,6 @@ func (r *rustReader) name() (int, int) {
 // parse; default, union, raw, gen and auto are names to it, which
 // TestRustDefsCorpus sees).
 var rustReserved = words("_ as async await break const continue crate dyn else enum extern false fn for if impl in let loop macro_rules match mod move mut pub ref return self Self static struct super trait true type unsafe use where while yield try")
-
-// enter bounds the nesting of what the reader reads (items in items, types
-// in types).
-func (r *rustReader) enter() bool {
-	if r.depth++; r.depth > 64 {
-		r.bad()
-		return false
-	}
-	return true
-}
-
-func (r *rustReader) leave() { r.depth-- }
 
 // items reads items up to the end of the text (or, in a block, to its
 // '}', which it leaves to the caller).
@@ -263,7 +216,7 @@ func (r *rustReader) itemsIn(block, body bool) {
 	defer r.leave()
 	for !r.fail {
 		switch {
-		case r.kind == rkEOF:
+		case r.kind == tkEOF:
 			if block {
 				r.bad()
 			}
@@ -355,7 +308,7 @@ func (r *rustReader) item() {
 			r.name()
 		}
 		r.closeItem(-1, ';')
-	case r.kind == rkIdent && !vis && !rustReserved[string(r.src[r.pos:r.end])] && (r.peekPath() || r.peekBang()) || r.isPair(':'):
+	case r.kind == tkIdent && !vis && !rustReserved[string(r.src[r.pos:r.end])] && (r.peekPath() || r.peekBang()) || r.isPair(':'):
 		// A macro's invocation by a path (cfg_if::cfg_if! {}), its
 		// tokens left out.
 		r.path(false)
@@ -382,7 +335,7 @@ func (r *rustReader) useDecl() {
 				r.bad()
 				return
 			}
-		case r.kind == rkIdent, r.isPair(':'), r.is(','), r.is('*'):
+		case r.kind == tkIdent, r.isPair(':'), r.is(','), r.is('*'):
 		default:
 			r.bad()
 			return
@@ -465,7 +418,7 @@ func (r *rustReader) qualifiedItem(start int, vis bool) {
 			continue
 		case r.word("extern"):
 			r.next()
-			if r.kind == rkString {
+			if r.kind == tkString {
 				r.next()
 			}
 			if r.is('{') {
@@ -761,7 +714,7 @@ func (r *rustReader) params() {
 		case r.is('&'):
 			// &self, &'a mut self
 			r.next()
-			if r.kind == rkLifetime {
+			if r.kind == tkLifetime {
 				r.next()
 			}
 			if r.word("mut") {
@@ -772,12 +725,12 @@ func (r *rustReader) params() {
 				return
 			}
 			r.next()
-		case r.word("mut") || r.word("self") || r.word("_") || r.kind == rkIdent && r.peekColon():
+		case r.word("mut") || r.word("self") || r.word("_") || r.kind == tkIdent && r.peekColon():
 			if r.word("mut") {
 				r.next()
 			}
 			self := r.word("self")
-			if r.kind != rkIdent {
+			if r.kind != tkIdent {
 				r.bad()
 				return
 			}
@@ -820,13 +773,13 @@ func (r *rustReader) implType() (start, end int) {
 		return -1, -1
 	}
 	w := string(r.src[r.pos:r.end])
-	if r.kind != rkIdent || rustReserved[w] && w != "crate" && w != "self" && w != "super" || rustPrimitive[w] && !r.peekPath() {
+	if r.kind != tkIdent || rustReserved[w] && w != "crate" && w != "self" && w != "super" || rustPrimitive[w] && !r.peekPath() {
 		r.typ()
 		return -1, -1
 	}
 	segs := 0
 	for {
-		if r.kind != rkIdent {
+		if r.kind != tkIdent {
 			r.bad()
 			return -1, -1
 		}
@@ -872,7 +825,7 @@ func (r *rustReader) typ() {
 	switch {
 	case r.is('&'):
 		r.next()
-		if r.kind == rkLifetime {
+		if r.kind == tkLifetime {
 			r.next()
 		}
 		if r.word("mut") {
@@ -930,7 +883,7 @@ func (r *rustReader) typ() {
 		r.bounds()
 	case r.word("fn"), r.word("unsafe"), r.word("extern"), r.word("for"):
 		r.fnPointer()
-	case r.isPair(':') || r.kind == rkIdent && (!rustReserved[string(r.src[r.pos:r.end])] || r.word("crate") || r.word("self") || r.word("super") || r.word("Self")):
+	case r.isPair(':') || r.kind == tkIdent && (!rustReserved[string(r.src[r.pos:r.end])] || r.word("crate") || r.word("self") || r.word("super") || r.word("Self")):
 		r.pathType()
 	default:
 		r.bad()
@@ -948,7 +901,7 @@ func (r *rustReader) fnPointer() {
 	}
 	if r.word("extern") {
 		r.next()
-		if r.kind == rkString {
+		if r.kind == tkString {
 			r.next()
 		}
 	}
@@ -964,7 +917,7 @@ func (r *rustReader) fnPointer() {
 	// Its parameters: [name:] type.
 	r.next()
 	for !r.fail && !r.is(')') {
-		if r.kind == rkIdent && r.peekColon() {
+		if r.kind == tkIdent && r.peekColon() {
 			r.next()
 			r.next()
 		}
@@ -1010,7 +963,7 @@ func (r *rustReader) path(args bool) {
 		r.next()
 	}
 	for !r.fail {
-		if r.kind != rkIdent {
+		if r.kind != tkIdent {
 			r.bad()
 			return
 		}
@@ -1042,13 +995,13 @@ func (r *rustReader) generics() {
 	r.next()
 	for !r.fail && !r.is('>') {
 		switch {
-		case r.kind == rkLifetime, r.kind == rkNumber:
+		case r.kind == tkLifetime, r.kind == tkNumber:
 			r.next()
-		case r.kind == rkIdent && r.peekAssign():
+		case r.kind == tkIdent && r.peekAssign():
 			r.next()
 			r.next()
 			r.typ()
-		case r.kind == rkIdent && r.peekColon():
+		case r.kind == tkIdent && r.peekColon():
 			r.next()
 			r.next()
 			r.bounds()
@@ -1070,7 +1023,7 @@ func (r *rustReader) whereClause() {
 	r.next()
 	for !r.fail && !r.is('{') && !r.is(';') {
 		switch {
-		case r.kind == rkLifetime:
+		case r.kind == tkLifetime:
 			r.next()
 		case r.word("for"):
 			r.next()
@@ -1095,7 +1048,7 @@ func (r *rustReader) typeParams() {
 	r.next()
 	for !r.fail && !r.is('>') {
 		switch {
-		case r.kind == rkLifetime:
+		case r.kind == tkLifetime:
 			r.next()
 			if r.is(':') {
 				r.next()
@@ -1148,7 +1101,7 @@ func (r *rustReader) peekAssign() bool {
 func (r *rustReader) bounds() {
 	for !r.fail {
 		switch {
-		case r.kind == rkLifetime:
+		case r.kind == tkLifetime:
 			r.next()
 		case r.is('?'):
 			r.next()
@@ -1175,7 +1128,7 @@ func (r *rustReader) expr(a, b byte) {
 	depth, n := 0, 0
 	for !r.fail {
 		switch {
-		case r.kind == rkEOF, r.is('{'):
+		case r.kind == tkEOF, r.is('{'):
 			r.bad()
 			return
 		case depth == 0 && (r.is(a) || r.is(b)):
