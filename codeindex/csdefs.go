@@ -100,10 +100,7 @@ type csReader struct {
 func (r *csReader) next() {
 	src := r.src
 	r.prevEnd = r.end
-	i := r.end
-	for i < len(src) && (src[i] == ' ' || src[i] == '\n' || src[i] == '\t' || src[i] == '\r') {
-		i++
-	}
+	i := r.after()
 	r.pos = i
 	if i >= len(src) {
 		r.kind, r.end = tkEOF, i

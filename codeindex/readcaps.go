@@ -103,6 +103,16 @@ type tokReader struct {
 	depth    int // nesting of what it reads, bounded
 }
 
+// after returns the offset of what follows the current token and its
+// blanks (a reader's next starts there; its peeks look there).
+func (r *tokReader) after() int {
+	src, i := r.src, r.end
+	for i < len(src) && (src[i] == ' ' || src[i] == '\n' || src[i] == '\t' || src[i] == '\r') {
+		i++
+	}
+	return i
+}
+
 // bad fails the reading and ends it.
 func (r *tokReader) bad() {
 	if !r.fail {

@@ -99,10 +99,7 @@ type rustReader struct {
 func (r *rustReader) next() {
 	src := r.src
 	r.prevEnd = r.end
-	i := r.end
-	for i < len(src) && (src[i] == ' ' || src[i] == '\n' || src[i] == '\t' || src[i] == '\r') {
-		i++
-	}
+	i := r.after()
 	r.pos = i
 	if i >= len(src) {
 		r.kind, r.end = tkEOF, i
@@ -561,19 +558,13 @@ func (r *rustReader) valueItem(pattern int, def uint16, start int) {
 
 // peekIdent reports whether an identifier follows the current token.
 func (r *rustReader) peekIdent() bool {
-	i := r.end
-	for i < len(r.src) && (r.src[i] == ' ' || r.src[i] == '\n' || r.src[i] == '\t' || r.src[i] == '\r') {
-		i++
-	}
+	i := r.after()
 	return i < len(r.src) && (r.src[i] == '_' || r.src[i] >= 'a' && r.src[i] <= 'z' || r.src[i] >= 'A' && r.src[i] <= 'Z')
 }
 
 // peekWord reports whether the word w follows the current token.
 func (r *rustReader) peekWord(w string) bool {
-	i := r.end
-	for i < len(r.src) && (r.src[i] == ' ' || r.src[i] == '\n' || r.src[i] == '\t' || r.src[i] == '\r') {
-		i++
-	}
+	i := r.after()
 	e := i
 	for e < len(r.src) && isIdentByte(r.src[e]) {
 		e++
@@ -756,10 +747,7 @@ func (r *rustReader) params() {
 
 // peekColon reports whether a single ':' follows the current token.
 func (r *rustReader) peekColon() bool {
-	i := r.end
-	for i < len(r.src) && (r.src[i] == ' ' || r.src[i] == '\n' || r.src[i] == '\t' || r.src[i] == '\r') {
-		i++
-	}
+	i := r.after()
 	return i < len(r.src) && r.src[i] == ':' && (i+1 == len(r.src) || r.src[i+1] != ':')
 }
 
@@ -806,10 +794,7 @@ func (r *rustReader) implType() (start, end int) {
 
 // peekPath reports whether :: follows the current token.
 func (r *rustReader) peekPath() bool {
-	i := r.end
-	for i < len(r.src) && (r.src[i] == ' ' || r.src[i] == '\n' || r.src[i] == '\t' || r.src[i] == '\r') {
-		i++
-	}
+	i := r.after()
 	return i+1 < len(r.src) && r.src[i] == ':' && r.src[i+1] == ':'
 }
 
@@ -1081,19 +1066,13 @@ func (r *rustReader) typeParams() {
 
 // peekBang reports whether '!' follows the current token.
 func (r *rustReader) peekBang() bool {
-	i := r.end
-	for i < len(r.src) && (r.src[i] == ' ' || r.src[i] == '\n' || r.src[i] == '\t' || r.src[i] == '\r') {
-		i++
-	}
+	i := r.after()
 	return i < len(r.src) && r.src[i] == '!'
 }
 
 // peekAssign reports whether a single '=' follows the current token.
 func (r *rustReader) peekAssign() bool {
-	i := r.end
-	for i < len(r.src) && (r.src[i] == ' ' || r.src[i] == '\n' || r.src[i] == '\t' || r.src[i] == '\r') {
-		i++
-	}
+	i := r.after()
 	return i < len(r.src) && r.src[i] == '=' && (i+1 == len(r.src) || r.src[i+1] != '=' && r.src[i+1] != '>')
 }
 
