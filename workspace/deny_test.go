@@ -281,3 +281,66 @@ func BenchmarkWalkDeny(b *testing.B) {
 		})
 	}
 }
+
+// denyAgrees checks that d's name condition (denyNames) never turns away
+// a path its rules deny.
+func denyAgrees(t *testing.T, d *denyList, rel string) {
+	t.Helper()
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
+	rules := *d
+	rules.names = nil
+	for _, isDir := range []bool{false, true} {
+		if got, want := d.match(rel, name, isDir), rules.match(rel, name, isDir); got != want {
+			t.Errorf("patterns %q: %q (dir %v): denied %v, the rules alone say %v", d.patterns, rel, isDir, got, want)
+		}
+	}
+}
+
+func TestDenyNames(t *testing.T) {
+	lists := [][]string{
+		nil, // the defaults
+		{"*.secret", "!public.secret", "creds/", "/top/**/deep*", "a?c", "x[yz]w", "[ab]*.txt", "*.K"},
+		{"Secret*", "**/CONF/*.ini", "*?"},
+		{"*"},         // any name: no name condition
+		{"foo/**"},    // likewise
+		{"*[ab]"},     // a class last
+		{`esc\*aped`}, // an escape
+		{"!*"},        // the defaults off
+		{"**x", "q**", "*.*.bak"},
+	}
+	names := []string{
+		"main.go", "init.lua", "config.lua", "config", "credentials", ".env", ".ENV", ".env.local", ".envrc",
+		"id_rsa", "ID_RSA.pub", "server.pem", "Server.PEM", "x.key", "keys.go", "a.p12", "b.PFX", "c.jks",
+		"d.keystore", "x", "X", "", "abc", "aXc", "xyw", "xzw", "a.txt", "b.TXT", "c.txt", "f.secret",
+		"public.secret", "creds", "deep1", "secretive", "SECRETS.md", "k.ini", "q", "qq", "xx", "a.b.bak",
+		"escaped", `esc*aped`, "\u212aey", "x.\u212a", "a\u212a", "é.env", "ae\u0301", ".\u212aey",
+	}
+	dirs := []string{"", "top/", "top/mid/", "home/.ssh/", "x/.aws/", "r/.git/", ".git/modules/m/", "creds/", "a/CONF/"}
+	for _, pats := range lists {
+		d := compileDeny(pats)
+		for _, dir := range dirs {
+			for _, n := range names {
+				if n == "" && dir != "" {
+					continue
+				}
+				denyAgrees(t, d, dir+n)
+			}
+		}
+	}
+	if d := compileDeny(nil); d.names == nil || d.names.may("main.go") || d.names.may("init.lua") || !d.names.may("server.PEM") {
+		t.Errorf("the default list's name condition lets main.go or init.lua through, or not server.PEM: %+v", d.names)
+	}
+}
+
+func FuzzDenyNames(f *testing.F) {
+	f.Add("*.pem", "a/b.pem")
+	f.Add("**/.ssh/id_*", "home/.ssh/id_rsa")
+	f.Add("[ab]?c*d", "x/bXcYd")
+	f.Add(`a\*`, "a*")
+	f.Fuzz(func(t *testing.T, pattern, rel string) {
+		if rel == "" || strings.HasPrefix(rel, "/") || strings.HasSuffix(rel, "/") {
+			return
+		}
+		denyAgrees(t, compileDeny(strings.Split(pattern, "\n")), rel)
+	})
+}
