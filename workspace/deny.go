@@ -81,7 +81,11 @@ func newDenyNames(rules []ignoreRule) *denyNames {
 		if r.negate {
 			continue
 		}
-		seg := r.pattern[strings.LastIndexByte(r.pattern, '/')+1:]
+		slash := strings.LastIndexByte(r.pattern, '/')
+		if b := strings.IndexByte(r.pattern, '['); b >= 0 && b < slash {
+			return nil // a class may hold the '/' (x[a/b]y): no last segment to read
+		}
+		seg := r.pattern[slash+1:]
 		if strings.IndexByte(seg, '\\') >= 0 || seg == "**" {
 			return nil
 		}

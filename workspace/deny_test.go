@@ -307,13 +307,14 @@ func TestDenyNames(t *testing.T) {
 		{`esc\*aped`}, // an escape
 		{"!*"},        // the defaults off
 		{"**x", "q**", "*.*.bak"},
+		{"x[a/b]y", "k[/]z"}, // a '/' inside a class: "xay" is denied
 	}
 	names := []string{
 		"main.go", "init.lua", "config.lua", "config", "credentials", ".env", ".ENV", ".env.local", ".envrc",
 		"id_rsa", "ID_RSA.pub", "server.pem", "Server.PEM", "x.key", "keys.go", "a.p12", "b.PFX", "c.jks",
 		"d.keystore", "x", "X", "", "abc", "aXc", "xyw", "xzw", "a.txt", "b.TXT", "c.txt", "f.secret",
 		"public.secret", "creds", "deep1", "secretive", "SECRETS.md", "k.ini", "q", "qq", "xx", "a.b.bak",
-		"escaped", `esc*aped`, "\u212aey", "x.\u212a", "a\u212a", "é.env", "ae\u0301", ".\u212aey",
+		"escaped", `esc*aped`, "xay", "xby", "kz", "\u212aey", "x.\u212a", "a\u212a", "é.env", "ae\u0301", ".\u212aey",
 	}
 	dirs := []string{"", "top/", "top/mid/", "home/.ssh/", "x/.aws/", "r/.git/", ".git/modules/m/", "creds/", "a/CONF/"}
 	for _, pats := range lists {
