@@ -568,6 +568,39 @@ auto f = []() {};
 	skeletonFinds(t, l, x, src, "a.hpp", []string{"phoenix", "PHOENIX_MSVC", "illegal_backtracking", "~illegal_backtracking", "functor", "n"})
 }
 
+// TestSkeletonCDirectives: the C and C++ skeletons leave out the names
+// of #ifdef and #ifndef but a letter, what follows #else and #endif (a
+// comment) and the lines of #pragma, #undef, #error, #warning and #line
+// whole; the #defines and the #if groups stay, and the skeleton finds
+// what a full parse finds.
+func TestSkeletonCDirectives(t *testing.T) {
+	src := []byte(`#ifndef BOOST_ASIO_STRAND_HPP
+#define BOOST_ASIO_STRAND_HPP
+#pragma once
+#ifdef BOOST_ASIO_HAS_MOVE
+struct moved { int a; };
+#else // defined(BOOST_ASIO_HAS_MOVE)
+struct copied { int b; };
+#endif // defined(BOOST_ASIO_HAS_MOVE)
+#undef BOOST_ASIO_STRAND_HPP
+#if defined(_MSC_VER)
+# error "no MSVC" /* a comment */
+#elif 0
+#warning old
+#endif
+#line 12
+int after(void) { return 0; }
+#endif /* BOOST_ASIO_STRAND_HPP */
+`)
+	for _, lang := range []string{"c", "cpp"} {
+		l, x, skel := skeletonOf(t, lang, src)
+		skeletonCuts(t, skel, []string{"ASIO_HAS_MOVE", "defined(", "pragma", "undef", "error", "warning", "#line", "BOOST_ASIO_STRAND_HPP */"},
+			[]string{"#ifndef B\n", "#define BOOST_ASIO_STRAND_HPP\n", "#ifdef B\n", "#else\n", "#endif\n", "#if d\n", "#elif 0\n"})
+		sameAsFullParse(t, x, l, "a.h", src)
+		skeletonFinds(t, l, x, src, "a.h", []string{"BOOST_ASIO_STRAND_HPP", "moved", "a", "copied", "b", "after"})
+	}
+}
+
 // TestSkeletonRubyLiterals: Ruby's skeleton leaves out the contents of
 // large bracket literals that define nothing (generated tables), keeps
 // those that do or that hold or follow a heredoc, and finds what a full
