@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -28,15 +29,17 @@ import (
 // names in the order of the name table, then containers that name
 // nothing); the files skipped as binary or minified (path, size, mtime);
 // the file count,
-// then per file its path, language, size, mtime (varint), crc (4 bytes)
-// and definitions: name and container as indexes in the string table
-// (the container plus one, 0 for none), kind, and positions relative to
-// the previous definition's name (lines as deltas); and a CRC-32C of all
-// that. A start reads it in one piece and builds the name table from the
-// string table at once (see install).
+// then per file its path, language, size, mtime (varint), crc (4 bytes),
+// its number of definitions, their names as indexes in the string table,
+// and the rest of them after its length in bytes: per definition its
+// container (its index plus one, 0 for none), kind, and positions
+// relative to the previous definition's name (lines as deltas); and a
+// CRC-32C of all that. A start reads it in one piece and builds the name
+// table from the string table at once (see install); the rest of a file's
+// definitions stays packed until they are first read (see packedDefs).
 const (
 	cacheMagic   = "agentls-codeindex\n"
-	cacheVersion = 3
+	cacheVersion = 4
 )
 
 // castagnoli is made at first use: its tables cost every process start
@@ -132,17 +135,26 @@ func (ix *Index) encodeCache() []byte {
 			counts = append(counts, uint32(n))
 		}
 	}
+	// The definitions of the files in rels (those still packed decoded
+	// again here, not kept: the entry may be read concurrently).
 	nsyms := 0
 	for _, rel := range rels {
-		f := ix.files[rel]
-		nsyms += len(f.syms)
-		for i := range f.syms {
-			if c := f.syms[i].Container; c != "" {
-				if _, ok := index[c]; !ok {
-					index[c] = uint32(len(strs))
-					strs = append(strs, c)
-					counts = append(counts, 0)
-				}
+		nsyms += ix.files[rel].ndefs()
+	}
+	all := make([]def, 0, nsyms)
+	for _, rel := range rels {
+		if f := ix.files[rel]; f.packed != nil {
+			all = f.packed.decode(all)
+		} else {
+			all = append(all, f.syms...)
+		}
+	}
+	for i := range all {
+		if c := all[i].Container; c != "" {
+			if _, ok := index[c]; !ok {
+				index[c] = uint32(len(strs))
+				strs = append(strs, c)
+				counts = append(counts, 0)
 			}
 		}
 	}
@@ -178,35 +190,43 @@ func (ix *Index) encodeCache() []byte {
 		b = binary.AppendVarint(b, ix.skipStats[rel].mtime)
 	}
 	b = binary.AppendUvarint(b, uint64(len(rels)))
+	var rest []byte
 	for _, rel := range rels {
 		f := ix.files[rel]
+		defs := all[:f.ndefs()]
+		all = all[len(defs):]
 		b = appendString(b, rel)
 		b = appendString(b, f.lang.Name)
 		b = binary.AppendUvarint(b, uint64(f.size))
 		b = binary.AppendVarint(b, f.mtime)
 		b = binary.LittleEndian.AppendUint32(b, f.crc)
-		b = binary.AppendUvarint(b, uint64(len(f.syms)))
+		b = binary.AppendUvarint(b, uint64(len(defs)))
+		for i := range defs {
+			b = binary.AppendUvarint(b, uint64(index[defs[i].Name]))
+		}
+		rest = rest[:0]
 		var line uint32 // of the previous name
-		for i := range f.syms {
-			s := &f.syms[i]
+		for i := range defs {
+			s := &defs[i]
 			c := uint64(0)
 			if s.Container != "" {
 				c = uint64(index[s.Container]) + 1
 			}
 			n := s.NameRange.Start.Line
-			b = binary.AppendUvarint(b, uint64(index[s.Name]))
-			b = binary.AppendUvarint(b, c)
-			b = append(b, byte(s.Kind))
-			b = binary.AppendVarint(b, int64(n)-int64(line))
-			b = binary.AppendUvarint(b, uint64(s.NameRange.Start.Col))
-			b = binary.AppendVarint(b, int64(s.NameRange.End.Line)-int64(n))
-			b = binary.AppendUvarint(b, uint64(s.NameRange.End.Col))
-			b = binary.AppendVarint(b, int64(n)-int64(s.Range.Start.Line))
-			b = binary.AppendUvarint(b, uint64(s.Range.Start.Col))
-			b = binary.AppendVarint(b, int64(s.Range.End.Line)-int64(n))
-			b = binary.AppendUvarint(b, uint64(s.Range.End.Col))
+			r := binary.AppendUvarint(rest, c)
+			r = append(r, byte(s.Kind))
+			r = binary.AppendVarint(r, int64(n)-int64(line))
+			r = binary.AppendUvarint(r, uint64(s.NameRange.Start.Col))
+			r = binary.AppendVarint(r, int64(s.NameRange.End.Line)-int64(n))
+			r = binary.AppendUvarint(r, uint64(s.NameRange.End.Col))
+			r = binary.AppendVarint(r, int64(n)-int64(s.Range.Start.Line))
+			r = binary.AppendUvarint(r, uint64(s.Range.Start.Col))
+			r = binary.AppendVarint(r, int64(s.Range.End.Line)-int64(n))
+			rest = binary.AppendUvarint(r, uint64(s.Range.End.Col))
 			line = n
 		}
+		b = binary.AppendUvarint(b, uint64(len(rest)))
+		b = append(b, rest...)
 	}
 	return binary.LittleEndian.AppendUint32(b, checksum(b))
 }
@@ -305,6 +325,7 @@ func decodeCache(raw []byte, root string) (cd *cacheData, err error) {
 	cd.files = make([]*fileEntry, 0, nf)
 	cd.byRel = make(map[string]*fileEntry, nf)
 	entries := make([]fileEntry, nf)
+	packs := make([]packedDefs, nf)
 	for k := range entries {
 		f := &entries[k]
 		f.rel = d.str()
@@ -317,29 +338,22 @@ func decodeCache(raw []byte, root string) (cd *cacheData, err error) {
 		if n > uint64(len(data)) {
 			return nil, errCorrupt
 		}
-		f.syms = make([]def, n)
-		line := int64(0)
-		for i := range f.syms {
-			s := &f.syms[i]
+		start := len(cd.names)
+		for range n {
 			ni := d.u32()
-			s.Name = cd.strs[ni]
-			if c := d.u32(); c > 0 {
-				s.Container = cd.strs[c-1]
+			if ni >= uint32(ns) || cd.counts[ni] == 0 {
+				return nil, errCorrupt
 			}
-			s.Kind = Kind(d.s[d.off])
-			d.off++
-			nl := line + d.varint()
-			s.NameRange.Start = Pos{uint32(nl), d.u32()}
-			s.NameRange.End = Pos{uint32(nl + d.varint()), d.u32()}
-			s.Range.Start = Pos{uint32(nl - d.varint()), d.u32()}
-			s.Range.End = Pos{uint32(nl + d.varint()), d.u32()}
-			line = nl
 			cd.names = append(cd.names, ni)
 		}
+		rest := d.str()
 		if f.lang == nil {
-			cd.names = cd.names[:len(cd.names)-len(f.syms)]
+			cd.names = cd.names[:start]
 			continue // a language this binary no longer has
 		}
+		f.packed = &packs[k]
+		f.packed.names = cd.names[start:len(cd.names):len(cd.names)]
+		f.packed.rest, f.packed.strs = rest, cd.strs
 		cd.files = append(cd.files, f)
 		cd.byRel[f.rel] = f
 	}
@@ -347,6 +361,68 @@ func decodeCache(raw []byte, root string) (cd *cacheData, err error) {
 		return nil, errCorrupt
 	}
 	return cd, nil
+}
+
+// packedDefs is the definitions of a cache entry as the cache holds them
+// (after their names): a warm start decodes their names alone, for the
+// name table, and the rest of a file's definitions at their first read
+// (fileEntry.defs), most never.
+type packedDefs struct {
+	once  sync.Once
+	names []uint32 // the name of each definition, an index in strs
+	rest  string   // containers, kinds and positions (see the layout above)
+	strs  []string // the cache's string table
+}
+
+// defs returns the definitions of f, decoding them at the first call when
+// they are packed. The caller holds mu (a read lock will do), or has f
+// from an index it no longer changes.
+func (f *fileEntry) defs() []def {
+	if p := f.packed; p != nil {
+		p.once.Do(func() { f.syms = p.decode(nil) })
+	}
+	return f.syms
+}
+
+// ndefs returns the number of definitions of f without decoding them.
+func (f *fileEntry) ndefs() int {
+	if f.packed != nil {
+		return len(f.packed.names)
+	}
+	return len(f.syms)
+}
+
+// decode appends the definitions of p to out. A rest that passed the
+// cache's checksum but is malformed leaves the definitions their names
+// only, at the start of the file (their names are checked at load).
+func (p *packedDefs) decode(out []def) (defs []def) {
+	n0 := len(out)
+	defs = slices.Grow(out, len(p.names))[:n0+len(p.names)]
+	defer func() {
+		if recover() != nil {
+			for i, ni := range p.names {
+				defs[n0+i] = def{Name: p.strs[ni]}
+			}
+		}
+	}()
+	d := decoder{s: p.rest}
+	line := int64(0)
+	for i, ni := range p.names {
+		s := &defs[n0+i]
+		s.Name = p.strs[ni]
+		if c := d.u32(); c > 0 {
+			s.Container = p.strs[c-1]
+		}
+		s.Kind = Kind(d.s[d.off])
+		d.off++
+		nl := line + d.varint()
+		s.NameRange.Start = Pos{uint32(nl), d.u32()}
+		s.NameRange.End = Pos{uint32(nl + d.varint()), d.u32()}
+		s.Range.Start = Pos{uint32(nl - d.varint()), d.u32()}
+		s.Range.End = Pos{uint32(nl + d.varint()), d.u32()}
+		line = nl
+	}
+	return defs
 }
 
 type decoder struct {

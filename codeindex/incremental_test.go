@@ -642,7 +642,7 @@ func checkNames(t *testing.T, ix *Index) {
 			t.Fatalf("entry %q under %q", ne.name, name)
 		}
 		for _, r := range ne.syms {
-			if ix.files[r.f.rel] != r.f || int(r.i) >= len(r.f.syms) || r.f.syms[r.i].Name != name {
+			if ix.files[r.f.rel] != r.f || int(r.i) >= r.f.ndefs() || r.f.defs()[r.i].Name != name {
 				t.Fatalf("entry %q: a reference to %s#%d, not a symbol of that name of the index", name, r.f.rel, r.i)
 			}
 			refs++
@@ -650,7 +650,7 @@ func checkNames(t *testing.T, ix *Index) {
 	}
 	n := 0
 	for _, f := range ix.files {
-		n += len(f.syms)
+		n += f.ndefs()
 		if f.ents != nil && len(f.ents) != len(f.syms) {
 			t.Fatalf("%s: %d entries for %d symbols", f.rel, len(f.ents), len(f.syms))
 		}

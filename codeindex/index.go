@@ -117,8 +117,12 @@ type fileEntry struct {
 	size  int64
 	mtime int64 // UnixNano of the disk file
 	crc   uint32
-	syms  []def
-	open  bool // from an editor buffer, not the disk
+	// syms are the definitions, in order by the start of their names.
+	// Read them through defs (and their count through ndefs): an entry
+	// from the cache holds them packed until the first use.
+	syms   []def
+	packed *packedDefs
+	open   bool // from an editor buffer, not the disk
 	// ents are the name entries of syms, for an open buffer's (see
 	// replaceLocked).
 	ents []*nameEntry

@@ -20,7 +20,7 @@ type symRef struct {
 	i int32
 }
 
-func (r symRef) def() *def { return &r.f.syms[r.i] }
+func (r symRef) def() *def { return &r.f.defs()[r.i] }
 
 // setFileLocked replaces the entry of rel (nil removes it). The caller
 // holds mu.
@@ -31,7 +31,7 @@ func (ix *Index) setFileLocked(rel string, e *fileEntry) {
 		return
 	}
 	if old != nil {
-		for _, s := range old.syms {
+		for _, s := range old.defs() {
 			ne := ix.names[s.Name]
 			if ne == nil {
 				continue
@@ -44,7 +44,7 @@ func (ix *Index) setFileLocked(rel string, e *fileEntry) {
 				ix.empty++
 			}
 		}
-		ix.nsyms -= len(old.syms)
+		ix.nsyms -= old.ndefs()
 		delete(ix.files, rel)
 		ix.compactIfEmpty()
 	}
@@ -237,15 +237,13 @@ func (ix *Index) install(cd *cacheData) {
 			off += int(c)
 		}
 	}
-	k := 0
 	for _, f := range cd.files {
-		names := cd.names[k : k+len(f.syms)]
-		k += len(f.syms)
+		names := f.packed.names
 		if ix.files[f.rel] != nil {
 			continue
 		}
 		ix.files[f.rel] = f
-		ix.nsyms += len(f.syms)
+		ix.nsyms += len(names)
 		for i, ni := range names {
 			ne := &entries[ni]
 			ne.syms = append(ne.syms, symRef{f, int32(i)})

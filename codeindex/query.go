@@ -408,7 +408,7 @@ func (ix *Index) Outline(p string) (syms []Symbol, ok bool) {
 		ix.mu.RUnlock()
 		return nil, false
 	}
-	syms = symbols(f.syms, f.rel)
+	syms = symbols(f.defs(), f.rel)
 	ix.mu.RUnlock()
 	ix.fill(syms)
 	return syms, true
@@ -497,14 +497,14 @@ func (ix *Index) Definitions() []Symbol {
 	n := 0
 	for rel, f := range ix.files {
 		rels = append(rels, rel)
-		n += len(f.syms)
+		n += f.ndefs()
 	}
 	sort.Strings(rels)
 	out := make([]Symbol, 0, n)
 	for _, rel := range rels {
-		f := ix.files[rel]
-		for i := range f.syms {
-			out = append(out, f.syms[i].symbol(rel))
+		defs := ix.files[rel].defs()
+		for i := range defs {
+			out = append(out, defs[i].symbol(rel))
 		}
 	}
 	ix.mu.RUnlock()

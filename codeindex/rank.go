@@ -94,7 +94,7 @@ func (ix *Index) rankAll(ctx context.Context, focusList []string) ([]Ranked, err
 		if f.lang.syn.testData && isTestData(f.rel) {
 			continue // fixtures define names they do not own (func nil, type int)
 		}
-		for _, s := range f.syms {
+		for _, s := range f.defs() {
 			if len(s.Name) < 2 || s.Kind == KindVariable && s.Container != "" {
 				continue
 			}
@@ -303,7 +303,7 @@ func (ix *Index) rankAll(ctx context.Context, focusList []string) ([]Ranked, err
 		if isSecondary(f.rel) {
 			mul = 0.1
 		}
-		for _, s := range f.syms {
+		for _, s := range f.defs() {
 			k := key{int32(i), s.Name}
 			if sc := score[k]; sc > 0 && fanIn[k] > 0 {
 				// PageRank's share, times how widely the name is used: a
