@@ -43,6 +43,16 @@ func FuzzCSDefs(f *testing.F) {
 	)
 }
 
+// FuzzJSDefs: as FuzzRustDefs, for jsDefs.
+func FuzzJSDefs(f *testing.F) {
+	fuzzBuildPass(f, "javascript", jsDefs,
+		"\"use strict\";\nconst a = require(\"a\"), b = () => { return 1; };\nlet c;\nvar d = function () { return c; };\nmodule.exports = class C extends a.B { m() { const f = () => {}; } static s = 1; #p; get g() { return 2; } };\n",
+		"function f(x) { if (x) { function g() {} } else { return x ? y : z; } }\nexports.h = function (a) { return a / 2; };\nX.Y = class {};\n",
+		"const o = { m() {}, p: function () {}, q: async () => {}, 'r': 1, [s]: function* () {}, ...t };\nexport const e = `a${b}c`, ef = /re/g;\n",
+		"for (const [k, v] of m) { let f = (a, b = {}) => a + b; } switch (x) { case 1: break; default: y(); }\ntry { a(); } catch (e) { b(); } finally { c(); }\n",
+	)
+}
+
 // fuzzBuildPass: when pass reads a text that parses without errors, it
 // finds the definitions of the skeleton's parse.
 func fuzzBuildPass(f *testing.F, lang string, pass func(*extractor, *Language, []byte) bool, seeds ...string) {

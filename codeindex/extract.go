@@ -38,6 +38,9 @@ type extractor struct {
 
 	cs    csReader // reused by csDefs
 	csIDs *csIDs   // the capture ids of C#'s patterns, on first use
+
+	js    jsReader // reused by jsDefs
+	jsIDs *jsIDs   // the capture ids of JavaScript's patterns, on first use
 }
 
 func newExtractor() *extractor {
