@@ -224,14 +224,19 @@ func lowerASCII(s string) string {
 func (ix *Index) install(cd *cacheData) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	total := 0
-	for _, c := range cd.counts {
-		total += int(c)
+	// Names come before the strings that are only containers (count 0):
+	// those need no entry.
+	total, nnames := 0, 0
+	for i, c := range cd.counts {
+		if c > 0 {
+			total += int(c)
+			nnames = i + 1
+		}
 	}
-	entries := make([]nameEntry, len(cd.strs))
+	entries := make([]nameEntry, nnames)
 	refs := make([]symRef, total)
 	off := 0
-	for i, c := range cd.counts {
+	for i, c := range cd.counts[:nnames] {
 		if c > 0 {
 			entries[i].syms = refs[off : off : off+int(c)]
 			off += int(c)
@@ -251,15 +256,28 @@ func (ix *Index) install(cd *cacheData) {
 	}
 	fresh := len(ix.names) == 0 // no buffer came first: no name to merge
 	if fresh {
-		ix.names = make(map[string]*nameEntry, len(cd.strs))
+		ix.names = make(map[string]*nameEntry, nnames)
 	}
-	blob := 0
+	// The scan tables at their final size (addEntry appends to them).
+	blob, n := 0, 0
+	var first [256]int
 	for i := range entries {
 		if len(entries[i].syms) > 0 {
 			blob += len(cd.strs[i]) + 1
+			n++
+			if l := cd.lower[i]; l != "" {
+				first[l[0]]++
+			}
 		}
 	}
 	ix.blob = slices.Grow(ix.blob, blob)
+	ix.starts = slices.Grow(ix.starts, n)
+	ix.entries = slices.Grow(ix.entries, n)
+	for c, k := range first {
+		if k > 0 {
+			ix.byFirst[c] = slices.Grow(ix.byFirst[c], k)
+		}
+	}
 	for i := range entries {
 		ne := &entries[i]
 		if len(ne.syms) == 0 {
