@@ -640,6 +640,22 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					return close, defs
 				}
 			}
+			if inner && !container && sx.templates && inContainer && paren == 0 && !stmtEq && init.colon == 0 &&
+				(prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')') && b.cuttable(&last) {
+				// A function's body that holds a definition (a local
+				// typedef) stays; its parameters go, as for a body that
+				// goes (below), and the body is read again after them.
+				b.restore(last.snap)
+				b.cut(last.open+1, last.close)
+				for _, t := range tail[:tailN] {
+					b.cut(t[0], t[1])
+				}
+				snap = b.save()
+				if again, _ := b.block(e, '}', false); b.fail || again != close {
+					b.fail = true
+					return again, defs
+				}
+			}
 			if container || inner {
 				if inner && !container && sx.cBodies && b.cBody(e, true) == close && b.valuedDefines(e, close) {
 					b.restore(snap) // only #defines in it
@@ -649,7 +665,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				if sx.macros && cutStmts && !container && stmt.start >= 0 {
 					b.rblocks = append(b.rblocks, off, close)
 				}
-			} else if close > e || init.colon > 0 && !initBrace {
+			} else if close > e || init.colon > 0 && !initBrace ||
+				sx.parens == parensBody && paren == 0 && (prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')') && b.cuttable(&last) {
+				// (An empty body's parameters go too.)
 				if init.colon > 0 && !initBrace && paren == 0 && (prev == ')' || prev == '}') {
 					// A constructor's body: its member initializers go,
 					// and its parameters (the macros after them stay
@@ -765,6 +783,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			g := group{before: prev2, paren: paren}
 			if prev == 'i' {
 				g.name = prevWord
+			} else if c == '(' && sx.templates && operatorBefore(src, off) {
+				g.name = "~" // the parameters of operator()(...), operator==(...)
 			}
 			g.generic = prev == '>' && sx.generics
 			g.afterEq = tokN == eqTok+1 || tokN == eqTok+2 && prevWord == "async" || prev == '>' && genericEq
@@ -830,6 +850,21 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				// return type and where clause go, the ';' stays.
 				b.restore(ret.snap)
 				b.cut(ret.from, off)
+			}
+			if sx.templates && inContainer && closer == '}' && paren == 0 && (prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')') &&
+				last.paren == 0 && b.cuttable(&last) {
+				// A declaration's parameters in a class or a namespace,
+				// where the grammar finds a definition in its name, not
+				// in them (a member's declaration, `void f(const T& a)
+				// const;`), nor in a variable's arguments (at the top
+				// level only: translation_unit's declarations): the
+				// parser sees `void f() const;`. Template arguments in
+				// them cost the parser most.
+				b.restore(last.snap)
+				b.cut(last.open+1, last.close)
+				for _, t := range tail[:tailN] {
+					b.cut(t[0], t[1])
+				}
 			}
 			if lastBody && prev == '}' && inContainer && paren == 0 && sx.parens == parensBody {
 				// f() {}; in a class: the grammar takes the ';' for an
@@ -1650,6 +1685,34 @@ var cBuiltinTypes = words("void int char short long unsigned signed float double
 func (b *bskel) cuttable(g *group) bool {
 	return g.open >= 0 && !g.complex && g.close-g.open > 4 && (g.name != "" || g.generic) && g.before != '!' &&
 		b.sx.kw[g.name]&(kwControl|kwKeep) == 0
+}
+
+// operatorBefore reports whether the parenthesis at off follows an
+// operator's name: `operator` and its punctuation (==, <<=, (), []).
+func operatorBefore(src []byte, off int) bool {
+	i := off
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	p := i
+	for i > 0 && p-i < 4 && operatorPunct(src[i-1]) {
+		i--
+	}
+	if i == p {
+		return false
+	}
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	return i >= 8 && string(src[i-8:i]) == "operator" && (i == 8 || !isIdentByte(src[i-9]))
+}
+
+func operatorPunct(c byte) bool {
+	switch c {
+	case '=', '!', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '~', '[', ']', '(', ')', ',':
+		return true
+	}
+	return false
 }
 
 // declStart reports whether a keyword that defines something (see

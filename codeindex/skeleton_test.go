@@ -447,6 +447,41 @@ struct after { int a; };
 	}
 }
 
+// TestSkeletonCppParameterCuts: the C++ skeleton leaves out the
+// parameters of declarations in classes and namespaces (`void f(const
+// std::vector<int>& v) const;`), of operators (`operator()(H h)`,
+// `operator==(X const& o)`), of empty bodies and of bodies that hold a
+// definition (a local typedef, which stays); not the arguments of a
+// variable at the top level (`std::vector<int> v(3, 4);`, a definition of
+// translation_unit), and finds what a full parse finds.
+func TestSkeletonCppParameterCuts(t *testing.T) {
+	src := []byte(`namespace geo {
+void declared(std::pair<int, long> p, int n);
+struct box
+{
+    void f(const std::vector<int>& v) const;
+    bool operator==(box const& other) const;
+    void operator()(Handler handler) const {}
+    static void apply(Box& b) {}
+    int g(std::map<int, char> m)
+    {
+        typedef typename std::map<int, char>::iterator iterator;
+        return 0;
+    }
+};
+}
+std::vector<int> values(3, 4);
+int top(int a, int b);
+`)
+	l, x, skel := skeletonOf(t, "cpp", src)
+	skeletonCuts(t, skel, []string{"pair<int", "vector<int>&", "box const& other", "Handler handler", "Box& b", "map<int, char> m"},
+		[]string{"declared()", "f() const;", "operator==() const;", "operator()() const", "apply()", "g()", "typedef typename std::map<int, char>::iterator iterator;", "values(3, 4);"})
+	full := sameAsFullParse(t, x, l, "a.hpp", src)
+	if len(full) < 8 {
+		t.Errorf("%d definitions: %v", len(full), full)
+	}
+}
+
 // TestSkeletonCppBodyStatements: in a function's body that holds a
 // definition (a local typedef), the C++ skeleton leaves out the
 // statements that hold none, keeps control statements, blocks and what
