@@ -394,26 +394,27 @@ rtree<V>::~rtree() {}
 // that closes none in a function's body (in code #if leaves out) does not
 // leave the file to a full parse.
 func TestSkeletonCppParameters(t *testing.T) {
-	src := []byte(`namespace asio {
-template <typename T>
+	// At the top level, where the parameters stay (in a class or a
+	// namespace they go whole: TestSkeletonCppParameterCuts).
+	src := []byte(`template <typename T>
 char has_result_type_helper(T*, typename T::result_type* = 0);
 template <typename Stream, typename Buffer>
 std::size_t read_until(Stream& s, BOOST_ASIO_MOVE_ARG(Buffer) buffers, char delim = 'x',
     typename enable_if<is_dynamic_buffer<typename decay<Buffer>::type>::value>::type* = 0);
+typedef BOOST_ASIO_MOVE_ARG(Executor) executor_ref;
+template <typename... Args>
+void post(BOOST_ASIO_MOVE_ARG(Args)... args, int n = 3);
+int size(int a = 1 + 2);
+void async_fill(ReadHandler handler
+    BOOST_ASIO_DEFAULT_COMPLETION_TOKEN(typename Stream::executor_type));
 class strand
 {
 public:
-  typedef BOOST_ASIO_MOVE_ARG(Executor) executor_ref;
-  template <typename... Args>
   void post(BOOST_ASIO_MOVE_ARG(Args)... args, int n = 3) const;
-  int size(int a = 1 + 2) const;
-  void async_fill(ReadHandler handler
-      BOOST_ASIO_DEFAULT_COMPLETION_TOKEN(typename Stream::executor_type));
 };
-}
 `)
 	l, x, skel := skeletonOf(t, "cpp", src)
-	skeletonCuts(t, skel, []string{"MOVE_ARG", "= 0", "'x'", "n = 3", "COMPLETION_TOKEN"}, []string{"Buffer buffers", "typedef Executor executor_ref", "Args... args", "= 1 + 2"})
+	skeletonCuts(t, skel, []string{"MOVE_ARG", "= 0", "'x'", "n = 3", "COMPLETION_TOKEN"}, []string{"Buffer buffers", "typedef Executor executor_ref", "Args... args", "= 1 + 2", "post() const;"})
 	tree, err := x.parse(context.Background(), l, x.sk.buf, nil)
 	if err != nil {
 		t.Fatal(err)
