@@ -634,6 +634,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				close = b.plainBody(e)
 			} else if sx.cBodies && !container {
 				close = b.cBody(e, false)
+			} else if sx.jsBodies && !container {
+				close = b.jsSkip(e)
 			}
 			if close < 0 {
 				if close, inner = b.block(e, '}', container); b.fail {

@@ -126,6 +126,10 @@ type syntax struct {
 	// the query takes whole; `class C : A.B`), nor one that starts a
 	// declaration (the definition starts there).
 	typeQualifiers bool
+	// jsBodies: a brace that is not a container's is read by its
+	// brackets alone where nothing in it may define (JavaScript: see
+	// bskel.jsSkip).
+	jsBodies bool
 	// anonClass: `new T(...) {` opens a class body (Java).
 	anonClass bool
 	// methods: `name(...) {` defines a method wherever it stands (object
@@ -287,7 +291,7 @@ var (
 		keep:       strings.Fields("default sizeof checked unchecked stackalloc when is as out ref params public private protected internal static readonly async override virtual abstract sealed extern unsafe volatile const partial implicit explicit operator where var get set init add remove"),
 		containers: []string{"namespace"}, anyContainer: []string{"class", "struct", "interface", "enum", "record"}, defs: []string{"delegate"}, declNames: true, importWord: "using", plainBodies: true, cutDirectives: true, values: true, attributes: true, typeQualifiers: true,
 		mods: words("public private protected internal static readonly virtual override abstract sealed extern unsafe volatile async")})
-	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true,
+	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true, jsBodies: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
 	tsSyntax = withC(syntax{generics: true, family: "js", backtick: 't', regex: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true,
 		containers: []string{"namespace", "module", "declare", "global"}, anyContainer: []string{"class", "interface", "enum", "type"},
