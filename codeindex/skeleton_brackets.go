@@ -109,6 +109,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		tail                [2][2]int // macros left out after the last group closed (macroAttr)
 		tailN               int
 		stmtEq              bool // an '=' outside parentheses in this statement
+		typeStmt            bool // C++: the statement is a typedef or an alias (using T = ...), all types
 		typedEq             bool // a ':' after a parenthesis opened right after '=' (an arrow's return type)
 		// init: the ':' after a parameter list (C++: `X(int a) : a_(a) {`),
 		// the parameters and the macros left out after them.
@@ -448,6 +449,10 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if word == "new" {
 				pendingNew = true
 			}
+			if sx.templates && paren == 0 && (word == "typedef" || word == "using" && b.aliasDecl(e)) &&
+				(prev == ';' || prev == '{' || prev == '}' || prev == '>' && prev2Word == "template") {
+				typeStmt = true
+			}
 			if word == "enum" && paren == 0 {
 				headEnum = true
 			}
@@ -709,7 +714,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			lastBody = funcBody
 			if paren == 0 && headAngle == 0 {
 				head, headBlocked = 0, false
-				stmtEq, headEnum = false, false
+				stmtEq, headEnum, typeStmt = false, false, false
 			}
 			if !initBrace {
 				init.colon = 0
@@ -810,10 +815,10 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				init.colon, init.params, init.tail, init.tailN = off, last, tail, tailN
 			}
 		case '<':
-			if sx.templates && inContainer && paren == 0 && !stmtEq && prev == 'i' && prevWord != "operator" && prevWord != "template" &&
+			if sx.templates && (inContainer && !stmtEq || typeStmt) && paren == 0 && prev == 'i' && prevWord != "operator" && prevWord != "template" &&
 				e < len(src) && src[e] != '<' && src[e] != '=' {
-				// A type's template arguments, in a declaration: the
-				// parser sees T<>.
+				// A type's template arguments, in a declaration or in a
+				// typedef or an alias of a body: the parser sees T<>.
 				if end := b.angleEnd(off); end > 0 {
 					if end-off > 4 {
 						b.cut(e, end)
@@ -891,7 +896,7 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if paren == 0 {
 				implHead = false
 				head, headBlocked, headAngle = 0, false, 0
-				stmtEq, headEnum, enumConsts = false, false, false
+				stmtEq, headEnum, enumConsts, typeStmt = false, false, false, false
 				init.colon = 0
 				ret.from = 0
 			}
