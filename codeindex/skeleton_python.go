@@ -45,6 +45,39 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 		cur = line{start: -1}
 	}
 	for off := 0; off < len(src); {
+		if cur.second != nil && (depth > 0 || cur.alone[0] >= 0) && !cont {
+			// Past a line's first tokens, most of a file is names, blanks
+			// and operators: they go here as the lexer and the loop below
+			// would take them (lastPunc, prevTok…), without either. A name
+			// before a quote is a string's prefix: the lexer's.
+			for off < len(src) {
+				c := src[off]
+				if c == ' ' || c == '\t' {
+					off++
+					continue
+				}
+				if isIdentByte(c) && (c < '0' || c > '9') {
+					e := off + 1
+					for e < len(src) && isIdentByte(src[e]) {
+						e++
+					}
+					if e < len(src) && (src[e] == '"' || src[e] == '\'') {
+						break
+					}
+					prevTok, prevC, prevStart, prevEnd, lastPunc = tIdent, c, off, e, 0
+					off = e
+					continue
+				}
+				if !pyPlainPunct[c] {
+					break
+				}
+				prevTok, prevC, prevStart, prevEnd, lastPunc = tPunct, c, off, off+1, c
+				off++
+			}
+			if off >= len(src) {
+				break
+			}
+		}
 		k, e := lx.next(off)
 		switch k {
 		case tBad:
@@ -201,6 +234,18 @@ func pythonSkeleton(out *skelOut, src []byte) bool {
 	s.cut(len(src), len(src))
 	return true
 }
+
+// pyPlainPunct: the operators that the loop of pythonSkeleton takes as the
+// lexer would, one byte each (lastPunc is the byte); the others (brackets,
+// ';', '\\', '#', quotes) go through the lexer. ("->" is one token to
+// the lexer: no line of valid Python ends with it, nor puts '[' after it
+// where the two readings differ.)
+var pyPlainPunct = func() (t [256]bool) {
+	for _, c := range []byte(".,=+-*/%<>!&|^~@:") {
+		t[c] = true
+	}
+	return t
+}()
 
 // pyWord returns what the word w is to Python's skeleton: a keyword
 // (pyKw), one that makes a statement alone (pyStmt: return, pass, None…),
@@ -376,7 +421,7 @@ func (p *pySkel) block(i, j, kind int, tail bool, owner int) {
 		case (kind == pyModule || kind == pyClass) && (l.semi || pyAssigns(l)):
 			kept = true // it may define a name
 		case last && (tail || !kept && kind != pyModule):
-			p.reduce(g, e, tail, owner)
+			p.reduce(g, e, tail, owner, g == i && kind != pyModule)
 		case last:
 			p.cut(l.start, p.lines[e-1].end, false)
 		default:
@@ -473,8 +518,11 @@ func (p *pySkel) body(i, e, bi int) {
 // reduce leaves one token of the statement of lines [i, e): a name, a
 // number or a statement word (return, pass…), or a string; when its end
 // is a definition's (fix), the comments after it that the definition's
-// block takes go too and the cut gives that end back.
-func (p *pySkel) reduce(i, e int, fix bool, owner int) {
+// block takes go too and the cut gives that end back. first: the
+// statement is the first of a block, whose header (line i-1) ends with
+// its colon: the token goes on the header's line (`def f():return`), which
+// spares the parser the block's newline, indent and dedent.
+func (p *pySkel) reduce(i, e int, fix bool, owner int, first bool) {
 	tok := [2]int{-1, -1}
 	for k := i; k < e && tok[0] < 0; k++ {
 		tok = p.lines[k].alone
@@ -494,7 +542,11 @@ func (p *pySkel) reduce(i, e int, fix bool, owner int) {
 	if fix {
 		end = p.trailing(end, owner)
 	}
-	p.cut(p.lines[i].start, tok[0], false)
+	from := p.lines[i].start
+	if first && i > 0 && p.lines[i-1].colon {
+		from = p.lines[i-1].end
+	}
+	p.cut(from, tok[0], false)
 	p.cut(tok[1], end, fix)
 }
 
