@@ -325,7 +325,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 			}
 			if sx.importWord != "" && paren == 0 && inContainer && (prev == ';' || prev == '{' || prev == '}') && string(src[off:e]) == sx.importWord {
-				if semi := b.importEnd(e); semi > 0 {
+				end := b.importEnd
+				if sx.family == "php" {
+					end = b.phpUseEnd
+				}
+				if semi := end(e); semi > 0 {
 					b.cut(off, semi+1)
 					off = semi + 1
 					continue
@@ -1004,6 +1008,46 @@ func (b *bskel) importEnd(off int) int {
 				if e-off > 1 { // =>
 					return -1
 				}
+			default:
+				return -1
+			}
+		default:
+			return -1
+		}
+		off = e
+	}
+}
+
+// phpUseEnd returns the offset of the ';' that ends the PHP use
+// declaration whose keyword ends at off (`use A\B, C as D;`, `use
+// function A\f;`, `use A\{B, C};`, a class's `use T1, T2;`), or -1 when
+// what follows is anything else (a trait use with its `{ T1::f insteadof
+// T2; }` block, which the parser must see).
+func (b *bskel) phpUseEnd(off int) int {
+	depth := 0
+	for {
+		k, e := b.lx.next(off)
+		switch k {
+		case tSpace, tComment, tIdent:
+		case tPunct:
+			if e-off > 1 {
+				return -1
+			}
+			switch b.src[off] {
+			case '\\', ',':
+			case '{':
+				if depth++; depth > 1 || off == 0 || b.src[off-1] != '\\' {
+					return -1 // only a group's: A\{B, C}
+				}
+			case '}':
+				if depth--; depth < 0 {
+					return -1
+				}
+			case ';':
+				if depth == 0 {
+					return off
+				}
+				return -1
 			default:
 				return -1
 			}

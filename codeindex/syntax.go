@@ -83,8 +83,9 @@ type syntax struct {
 	declNames bool
 	// importWord: the skeleton leaves out whole the directives this word
 	// starts (C#'s `using System.Text;`, `using static M;`, `using A =
-	// B.C<D>;`, Java's `import a.b.*;`): they define nothing, and they
-	// were a tenth of C#'s skeleton, more of its parse.
+	// B.C<D>;`, Java's `import a.b.*;`, PHP's `use A\B as C;` and a
+	// class's `use T;`): they define nothing, and they were a tenth of
+	// C#'s skeleton, more of its parse, a quarter of PHP's skeleton.
 	importWord string
 	// mods: modifiers that mean nothing to the definitions query; the
 	// skeleton leaves out those that follow another (`public static
@@ -301,7 +302,7 @@ var (
 		keep: strings.Fields("pub as dyn mut ref unsafe const static crate self super where move let loop box"), identBrace: true,
 		anyContainer: []string{"struct", "union", "enum", "trait", "impl", "mod", "extern"}, funcs: []string{"fn"},
 		defs: []string{"fn", "const", "static", "type", "macro_rules", "struct", "enum", "union", "trait", "mod"}})
-	phpSyntax = withC(syntax{family: "php", lineComments: []string{"//", "#"}, multiline: true, heredoc: true, hashAttr: true, body: bodyBrackets, parens: parensAny,
+	phpSyntax = withC(syntax{family: "php", lineComments: []string{"//", "#"}, multiline: true, heredoc: true, hashAttr: true, body: bodyBrackets, parens: parensAny, importWord: "use",
 		keep:       strings.Fields("isset empty unset list echo print include include_once require require_once exit die eval declare match use clone global instanceof and or xor as"),
 		containers: []string{"class", "interface", "trait", "enum", "namespace"}, funcs: []string{"function"}, defs: []string{"const"}})
 	pythonSyntax = mk(syntax{family: "python", lineComments: []string{"#"}, quotes: `"'`, triple: true, body: bodyIndent, defs: []string{"def", "class"}})
