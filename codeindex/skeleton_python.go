@@ -409,6 +409,7 @@ func (p *pySkel) group(i, j int) int {
 // its end is that of a definition whose block is indented at owner.
 func (p *pySkel) block(i, j, kind int, tail bool, owner int) {
 	kept := false
+	n0 := len(p.cuts) // the cuts of this block's statements start here
 	for g := i; g < j; {
 		e := p.group(g, j)
 		last := e == j
@@ -421,7 +422,11 @@ func (p *pySkel) block(i, j, kind int, tail bool, owner int) {
 		case (kind == pyModule || kind == pyClass) && (l.semi || pyAssigns(l)):
 			kept = true // it may define a name
 		case last && (tail || !kept && kind != pyModule):
-			p.reduce(g, e, tail, owner, g == i && kind != pyModule)
+			join := -1
+			if !kept && kind != pyModule && i > 0 && p.lines[i-1].colon {
+				join = n0 // nothing of the block stays before it
+			}
+			p.reduce(g, e, tail, owner, join, i)
 		case last:
 			p.cut(l.start, p.lines[e-1].end, false)
 		default:
@@ -467,6 +472,10 @@ func (p *pySkel) statement(i, e int, tail bool, owner int) {
 		if string(p.lines[h].first) == "class" {
 			kind = pyClass
 		}
+		// The decorators go: the definition's node starts at its def or
+		// class (decorated_definition, which holds them, is no
+		// definition), and an expression defines nothing.
+		p.cut(p.lines[i].start, p.lines[h].start, false)
 		if h+1 < e {
 			bi := p.lines[h+1].indent
 			p.block(h+1, e, kind, true, bi)
@@ -518,11 +527,14 @@ func (p *pySkel) body(i, e, bi int) {
 // reduce leaves one token of the statement of lines [i, e): a name, a
 // number or a statement word (return, pass…), or a string; when its end
 // is a definition's (fix), the comments after it that the definition's
-// block takes go too and the cut gives that end back. first: the
-// statement is the first of a block, whose header (line i-1) ends with
-// its colon: the token goes on the header's line (`def f():return`), which
-// spares the parser the block's newline, indent and dedent.
-func (p *pySkel) reduce(i, e int, fix bool, owner int, first bool) {
+// block takes go too and the cut gives that end back. join >= 0: nothing
+// of the statement's block stays before it, and the block's header (the
+// line before the block) ends with its colon: the token goes on the
+// header's line (`def f():return`), in one cut from the colon instead of
+// the cuts of the statements before it (p.cuts[join:], the last ones
+// made; the block's lines start at bi), which spares the parser the
+// block's newline, indent and dedent.
+func (p *pySkel) reduce(i, e int, fix bool, owner int, join, bi int) {
 	tok := [2]int{-1, -1}
 	for k := i; k < e && tok[0] < 0; k++ {
 		tok = p.lines[k].alone
@@ -543,8 +555,9 @@ func (p *pySkel) reduce(i, e int, fix bool, owner int, first bool) {
 		end = p.trailing(end, owner)
 	}
 	from := p.lines[i].start
-	if first && i > 0 && p.lines[i-1].colon {
-		from = p.lines[i-1].end
+	if join >= 0 {
+		p.cuts = p.cuts[:join]
+		from = p.lines[bi-1].end
 	}
 	p.cut(from, tok[0], false)
 	p.cut(tok[1], end, fix)
