@@ -655,8 +655,14 @@ func (lx *lexer) jsxChildren(off int, tag []byte, depth int) int {
 }
 
 // jsxExpr returns the offset of the '}' that closes the JavaScript
-// expression of JSX starting at off, or -1 (also when the expression holds
-// the word function or class).
+// expression of JSX starting at off, or -1 where the expression may hold
+// a definition (the skeleton then lets the parser see the file whole): the
+// word function, class, interface, enum or namespace, `type` before a
+// name (a TypeScript alias), an arrow right after an '=' (`const f = (e)
+// => {...}` in a callback's body, `a.b = x => x`: render props define
+// such functions; block's rule, see arrows there), or a brace right after
+// a parenthesis that follows a name that is no control word (a method,
+// `m() {}`).
 func (lx *lexer) jsxExpr(off, depth int) int {
 	if depth > maxJSXDepth {
 		return -1
@@ -664,25 +670,87 @@ func (lx *lexer) jsxExpr(off, depth int) int {
 	save := lx.operand
 	defer func() { lx.operand = save }()
 	lx.operand = false
+	src := lx.src
 	level := 0
-	for off < len(lx.src) {
+	// The open parentheses: whether a name that is no control word comes
+	// before (a method's, when a brace follows), and whether it opens right
+	// after an '=' (an arrow's parameters, when => follows).
+	var parens [16]struct{ named, afterEq bool }
+	np := 0
+	tok, eqTok := 0, -10 // significant tokens read, and the number of the last '='
+	asyncTok := -10      // the number of the last async
+	arrowEq := false     // a parenthesis opened right after '=' closed in this statement
+	named := false       // the last token is a name that is no control word
+	method := false      // the last token closed a parenthesis after such a name
+	for off < len(src) {
 		k, e := lx.next(off)
+		if k == tSpace || k == tComment {
+			off = e
+			continue
+		}
+		tok++
+		wasNamed, wasMethod := named, method
+		named, method = false, false
 		switch k {
 		case tBad, tEOF:
 			return -1
 		case tIdent:
-			if w := string(lx.src[off:e]); w == "function" || w == "class" {
+			switch w := string(src[off:e]); w {
+			case "function", "class", "interface", "enum", "namespace":
 				return -1
+			case "type":
+				op := lx.operand
+				k2, n2 := lx.next(e)
+				lx.operand = op
+				if k2 == tSpace && n2 < len(src) && identBytes[src[n2]] {
+					return -1
+				}
+			case "async":
+				asyncTok = tok
 			}
+			named = lx.sx.kw[string(src[off:e])]&kwControl == 0
 		case tPunct:
-			switch lx.src[off] {
-			case '{':
+			switch c := src[off]; {
+			case e-off == 2 && c == '=': // =>
+				// = x =>, = async x =>, = (...) =>, = async (...) =>
+				if arrowEq || tok == eqTok+2 && wasNamed || tok == eqTok+3 && wasNamed && asyncTok == eqTok+1 {
+					return -1
+				}
+			case c == '=':
+				if (off+1 >= len(src) || src[off+1] != '=') && (off == 0 || bytes.IndexByte([]byte("=!<>"), src[off-1]) < 0) {
+					eqTok = tok
+				}
+			case c == '<':
+				if tok == eqTok+1 {
+					return -1 // = <T,>(x: T) => x
+				}
+			case c == ';':
+				eqTok, arrowEq = -10, false
+			case c == '(':
+				if np == len(parens) {
+					return -1
+				}
+				parens[np].named = wasNamed
+				parens[np].afterEq = tok == eqTok+1 || tok == eqTok+2 && asyncTok == eqTok+1
+				np++
+			case c == ')':
+				if np > 0 {
+					np--
+					method = parens[np].named
+					arrowEq = arrowEq || parens[np].afterEq
+				}
+			case c == '{':
+				if wasMethod {
+					return -1
+				}
 				level++
-			case '}':
+				eqTok, arrowEq = -10, false
+			case c == '}':
 				if level == 0 {
 					return off
 				}
 				level--
+				eqTok, arrowEq = -10, false
 			}
 		}
 		off = e

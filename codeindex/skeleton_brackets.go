@@ -428,6 +428,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if f&kwDef != 0 && declStart(prev, src, off) && (word != "using" || b.aliasDecl(e)) {
 				setDefs()
 			}
+			if sx.typeAliases && word == "type" && paren == 0 && (prev == ';' || prev == '{' || prev == '}' || prev == 'i') && b.nameAfter(e) {
+				setDefs() // a TypeScript alias without braces (`type T = A | B;` in a function's body)
+			}
 			if sx.macros && paren == 0 && (word == "const" || word == "static") && (prev == ';' || prev == '}' || prev == '{' ||
 				prev == 'i' && prevWord == "pub" || prev == ')' && last.name == "pub" && last.paren == 0) {
 				// A Rust const or static item: its value goes.

@@ -1,6 +1,7 @@
 package codeindex
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -105,4 +106,50 @@ func FuzzJSSkip(f *testing.F) {
 			t.Errorf("with jsSkip    %s\nwithout jsSkip %s", a, b)
 		}
 	})
+}
+
+// TestSkeletonJSXDefinitions: a definition in an expression of JSX (a
+// render prop's local functions) or a TypeScript alias in a function's
+// body stays in the skeleton, which finds the definitions of a full parse;
+// a callback that defines nothing is still one literal to the skeleton.
+func TestSkeletonJSXDefinitions(t *testing.T) {
+	x := newExtractor()
+	defer x.Close()
+	for _, c := range []struct {
+		lang, src string
+		skeleton  bool // the skeleton has the file (not parsed whole)
+	}{
+		{"tsx", "export const C = () => {\n  return (\n    <X>\n      {({ a }) => {\n        const f = (e: E) => { g(e); };\n        return <Y onClick={f} />;\n      }}\n    </X>\n  );\n};\n", false},
+		{"tsx", "function T() {\n  return <X>{() => { const o = { m() { return 1; } }; return o; }}</X>;\n}\n", false},
+		{"tsx", "function T() {\n  return <X onClick={() => { if (a) { b(); } }} data={x.type} />;\n}\n", true},
+		{"tsx", "describe('x', () => {\n  type W = 10 | 15;\n  it('y', () => { run(); });\n});\nfunction g() { return 1; }\n", true},
+		{"typescript", "function f() {\n  type T = string;\n  return 1 as T;\n}\nfunction g() { return 1; }\n", true},
+		{"javascript", "function C() {\n  return <X render={() => { a.b = () => 1; }} />;\n}\n", false},
+		{"javascript", "function C() {\n  return <X render={(v) => v / 2} />;\n}\n", true},
+	} {
+		l := LanguageByName(c.lang)
+		if err := l.load(); err != nil {
+			t.Fatal(err)
+		}
+		src := []byte(c.src)
+		tree, err := x.parse(context.Background(), l, src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tree.RootNode().HasError() {
+			t.Fatalf("%q does not parse", c.src)
+		}
+		want := fmt.Sprint(x.definitions(l, tree, src, "a"))
+		tree.Close()
+		sd, err := x.parseDefs(l, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(symbols(sd, "a")); got != want {
+			t.Errorf("%s %q:\nskeleton %s\nfull     %s", c.lang, c.src, got, want)
+		}
+		if sk := l.skeleton(&x.sk, src); sk != c.skeleton {
+			t.Errorf("%s %q: skeleton %v, want %v", c.lang, c.src, sk, c.skeleton)
+		}
+	}
 }

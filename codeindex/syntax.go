@@ -127,6 +127,8 @@ type syntax struct {
 	// the query takes whole; `class C : A.B`), nor one that starts a
 	// declaration (the definition starts there).
 	typeQualifiers bool
+	// typeAliases: `type T` defines wherever it stands (TypeScript).
+	typeAliases bool
 	// jsBodies: a brace that is not a container's is read by its
 	// brackets alone where nothing in it may define (JavaScript: see
 	// bskel.jsSkip).
@@ -294,7 +296,7 @@ var (
 		mods: words("public private protected internal static readonly virtual override abstract sealed extern unsafe volatile async")})
 	jsSyntax = withC(syntax{family: "js", backtick: 't', regex: true, jsx: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, pairFuncs: true, jsBodies: true,
 		anyContainer: []string{"class"}, funcs: []string{"function"}})
-	tsSyntax = withC(syntax{generics: true, family: "js", backtick: 't', regex: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true,
+	tsSyntax = withC(syntax{generics: true, family: "js", backtick: 't', regex: true, body: bodyBrackets, parens: parensAny, keep: jsKeep, methods: true, assignFuncs: true, typeAliases: true,
 		containers: []string{"namespace", "module", "declare", "global"}, anyContainer: []string{"class", "interface", "enum", "type"},
 		funcs: []string{"function"}, defs: []string{"abstract"}})
 	tsxSyntax  = func() *syntax { s := *tsSyntax; s.jsx = true; return &s }()
