@@ -53,12 +53,25 @@ typedef struct {
 
 #define AGENTLS_MAXGOALS 32
 #define AGENTLS_MAXCAPSTACK 64
+#define AGENTLS_MEMO 16
+
+// The kids of a node already in the arena, during one agentls_try.
+typedef struct {
+	const void *id;
+	uint32_t start, off, n;
+} agentls_memo;
 
 typedef struct {
 	const agentls_walker *w;
 	TSTreeCursor kc; // reads the children of a node
 	agentls_kid *kids;
 	uint32_t nkids, capkids;
+	// memo: the nodes whose kids the patterns tried at one node read,
+	// each enumerated once: a C++ function_definition has some twenty
+	// patterns, half of which read the kids of the same
+	// function_declarator.
+	agentls_memo memo[AGENTLS_MEMO];
+	uint32_t nmemo;
 	agentls_cap caps[AGENTLS_MAXCAPSTACK];
 	uint32_t ncaps;
 	agentls_capture *out;
@@ -103,6 +116,23 @@ static uint32_t agentls_kids(agentls_wctx *c, TSNode node, uint32_t *off) {
 		k->later_field = later_field;
 	} while (ts_tree_cursor_goto_next_sibling(&c->kc));
 	return c->nkids - *off;
+}
+
+// agentls_kids_memo is agentls_kids of a node below the one being tried,
+// from the memo when it holds them. The arena keeps every node's kids
+// until the try ends.
+static uint32_t agentls_kids_memo(agentls_wctx *c, TSNode node, uint32_t *off) {
+	for (uint32_t i = 0; i < c->nmemo; i++) {
+		if (c->memo[i].id == node.id && c->memo[i].start == ts_node_start_byte(node)) {
+			*off = c->memo[i].off;
+			return c->memo[i].n;
+		}
+	}
+	uint32_t n = agentls_kids(c, node, off);
+	if (c->nmemo < AGENTLS_MEMO) {
+		c->memo[c->nmemo++] = (agentls_memo){node.id, ts_node_start_byte(node), *off, n};
+	}
+	return n;
 }
 
 static void agentls_emit(agentls_wctx *c) {
@@ -189,12 +219,12 @@ static void agentls_solve(agentls_wctx *c, agentls_goal *goals, int ng) {
 		for (uint32_t i = g.from; i < g.n; i++) {
 			agentls_kid k = c->kids[g.off + i]; // a copy: the arena may move
 			if (agentls_node_ok(s, &k)) {
-				uint32_t mark = c->ncaps, kmark = c->nkids;
+				uint32_t mark = c->ncaps;
 				if (agentls_push_caps(c, s, k.node)) {
 					goals[ng - 1] = (agentls_goal){g.off, g.n, i + 1, s->next};
 					if (s->child >= 0) {
 						if (ng < AGENTLS_MAXGOALS) {
-							uint32_t off, n = agentls_kids(c, k.node, &off);
+							uint32_t off, n = agentls_kids_memo(c, k.node, &off);
 							goals[ng] = (agentls_goal){off, n, 0, s->child};
 							agentls_solve(c, goals, ng + 1);
 						} else {
@@ -206,7 +236,6 @@ static void agentls_solve(agentls_wctx *c, agentls_goal *goals, int ng) {
 					goals[ng - 1] = g;
 				}
 				c->ncaps = mark;
-				c->nkids = kmark;
 				if (c->oom) {
 					return;
 				}
@@ -251,6 +280,7 @@ static void agentls_try(agentls_wctx *c, TSNode node, uint16_t symbol) {
 		agentls_solve(c, goals, 1);
 	}
 	c->nkids = 0;
+	c->nmemo = 0;
 }
 
 // agentls_walk finds the matches of w's patterns in the tree of root as
