@@ -53,6 +53,16 @@ func FuzzJSDefs(f *testing.F) {
 	)
 }
 
+// FuzzPyDefs: as FuzzRustDefs, for pyDefs.
+func FuzzPyDefs(f *testing.F) {
+	fuzzBuildPass(f, "python", pyDefs,
+		"import os\n\nX = 1\ny: int = 2\n\n\nclass A(B):\n    \"\"\"Doc.\"\"\"\n    z = [1, 2]\n\n    @property\n    def f(self):\n        return self.z  # c\n    # trailing\n\n\ndef g(*a, **k) -> int:\n    def h(): pass\n    return h\n",
+		"try:\n    import a\nexcept ImportError:\n    def a(): return 1\nelse:\n    a = None\n\nif __name__ == '__main__':\n    class C: pass\n    C.x = lambda: 0\n",
+		"async def f(x):\n    async with x as y:\n        def g(): ...\n      # in between\n    return [i for i in y if i]\n\nclass D:\n    a, b = 1, 2\n    c = d = 3\n    e == 4\n    def m(self): x = 1; return x\n",
+		"for i in range(3):\n    def f(i=i):\n        while True:\n            break\n\n        # after\n# out\nwhile x:\n    pass\nelse:\n    Z = 'z'\n",
+	)
+}
+
 // fuzzBuildPass: when pass reads a text that parses without errors, it
 // finds the definitions of the skeleton's parse.
 func fuzzBuildPass(f *testing.F, lang string, pass func(*extractor, *Language, []byte) bool, seeds ...string) {

@@ -41,6 +41,9 @@ type extractor struct {
 
 	js    jsReader // reused by jsDefs
 	jsIDs *jsIDs   // the capture ids of JavaScript's patterns, on first use
+
+	py    pyReader // reused by pyDefs
+	pyIDs *pyIDs   // the capture ids of Python's patterns, on first use
 }
 
 func newExtractor() *extractor {

@@ -107,7 +107,7 @@ const (
 
 var languages = []*Language{
 	{Name: "go", syn: goSyntax, maxDepth: 1, Extensions: []string{".go"}, Query: "go.scm", grammar: golang.GetLanguage},
-	{Name: "python", syn: pythonSyntax, capsConstants: true, Extensions: []string{".py", ".pyi"}, Query: "python.scm", grammar: python.GetLanguage},
+	{Name: "python", syn: pythonSyntax, capsConstants: true, buildPass: pyDefs, Extensions: []string{".py", ".pyi"}, Query: "python.scm", grammar: python.GetLanguage},
 	{Name: "javascript", syn: jsSyntax, buildPass: jsDefs, Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Query: "javascript.scm", grammar: javascript.GetLanguage},
 	{Name: "typescript", syn: tsSyntax, Extensions: []string{".ts", ".mts", ".cts"}, Query: "typescript.scm", grammar: typescript.GetLanguage},
 	{Name: "tsx", syn: tsxSyntax, Extensions: []string{".tsx"}, Query: "tsx.scm", grammar: tsx.GetLanguage},
