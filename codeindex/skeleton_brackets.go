@@ -207,8 +207,12 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			stmt.start = -1
 		}
 	}
+	afterDirective := false // the last token but blanks and comments was a directive
 	for off < len(src) {
 		k, e := b.lx.next(off)
+		if k != tSpace && k != tComment {
+			afterDirective = k == tDirective
+		}
 		if cutStmts && stmt.start < 0 && k >= tString && k <= tPunct {
 			stmt.start, stmt.snap, stmt.defs, stmt.bad = off, b.save(), nDefs, false
 			b.rblocks = b.rblocks[:rbase]
@@ -223,8 +227,15 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 		switch k {
 		case tSpace:
 			if sx.cutIndent && e-off > 1 {
-				if nl := bytes.LastIndexByte(src[off:e], '\n'); nl >= 0 && off+nl+1 < e {
-					b.cut(off+nl+1, e) // a line's indentation
+				first, last := bytes.IndexByte(src[off:e], '\n'), bytes.LastIndexByte(src[off:e], '\n')
+				switch {
+				case first >= 0 && first < last && !afterDirective:
+					// Blank lines (and the indentation after them): one
+					// newline stays. Not after a directive, where a blank
+					// line ends a #define without a value (defineValue).
+					b.cut(off+first+1, e)
+				case last >= 0 && off+last+1 < e:
+					b.cut(off+last+1, e) // a line's indentation
 				}
 			}
 			off = e
@@ -240,6 +251,16 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			if sx.cutDirectives || sx.cutIncludes && isInclude(src[off+1:e]) {
 				off = b.cutDirective(off, e)
 				continue
+			}
+			if sx.templates && paren == 0 && head&kwContainer != 0 && (prev == 'i' || prev == '>') && isIf(src[off+1:e]) {
+				peek := b.lx
+				if k2, n2 := peek.next(e); k2 == tSpace && n2 < len(src) && src[n2] == ':' || k2 == tPunct && src[e] == ':' {
+					if open := b.baseClauseEnd(off); open > 0 {
+						b.cut(off, open) // base classes by #if (see baseClauseEnd)
+						off = open
+						continue
+					}
+				}
 			}
 			stmt.bad = true
 			if b.lx.define {
@@ -812,6 +833,16 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			b.out.groups = append(b.out.groups, g)
 			paren++
 		case ':':
+			if sx.templates && paren == 0 && head&kwContainer != 0 && (prev == 'i' || prev == '>') &&
+				src[off-1] != ':' && (e == len(src) || src[e] != ':') {
+				if open := b.baseClauseEnd(e); open > 0 {
+					// A class's base classes (an enum's type): the
+					// parser sees `struct X {`.
+					b.cut(off, open)
+					off = open
+					continue
+				}
+			}
 			typedReturn = prev == ')'
 			// = (x: T): R => ...: the arrow's return type, whose
 			// parentheses ((string | number)[]) may close last.
@@ -1739,6 +1770,62 @@ var cBuiltinTypes = words("void int char short long unsigned signed float double
 func (b *bskel) cuttable(g *group) bool {
 	return g.open >= 0 && !g.complex && g.close-g.open > 4 && (g.name != "" || g.generic) && g.before != '!' &&
 		b.sx.kw[g.name]&(kwControl|kwKeep) == 0
+}
+
+// baseClauseEnd returns the offset of the '{' that opens the body of the
+// class whose base clause (or enum whose type) starts after its ':' at
+// off, when the clause holds only names, template arguments of names and
+// numbers, commas, comments and whole #if groups (Asio's `#if
+// defined(X) : base1 #else : base2 #endif`, an error to the grammar);
+// else 0. The clause defines nothing, and the class is where it was.
+func (b *bskel) baseClauseEnd(off int) int {
+	src := b.src
+	lx := lexer{sx: b.sx, src: src}
+	ifs := 0
+	for off < len(src) {
+		k, e := lx.next(off)
+		switch k {
+		case tSpace, tComment, tIdent, tNumber:
+		case tDirective:
+			d := bytes.TrimLeft(src[off+1:e], " \t")
+			switch {
+			case bytes.HasPrefix(d, []byte("if")):
+				ifs++
+			case bytes.HasPrefix(d, []byte("el")):
+				if ifs == 0 {
+					return 0
+				}
+			case bytes.HasPrefix(d, []byte("endif")):
+				if ifs--; ifs < 0 {
+					return 0
+				}
+			default:
+				return 0
+			}
+		case tPunct:
+			switch src[off] {
+			case '<', '>', ',', ':':
+			case '{':
+				if ifs != 0 {
+					return 0
+				}
+				return off
+			default:
+				return 0
+			}
+		default:
+			return 0
+		}
+		off = e
+	}
+	return 0
+}
+
+// isIf reports whether the directive whose text after its '#' is d is an
+// #if, #ifdef or #ifndef.
+func isIf(d []byte) bool {
+	d = bytes.TrimLeft(d, " \t")
+	return len(d) >= 3 && d[0] == 'i' && d[1] == 'f' && (d[2] == ' ' || d[2] == '\t' || d[2] == '(' || bytes.HasPrefix(d, []byte("ifdef")) || bytes.HasPrefix(d, []byte("ifndef")))
 }
 
 // operatorBefore reports whether the parenthesis at off follows an

@@ -483,6 +483,52 @@ int top(int a, int b);
 	}
 }
 
+// TestSkeletonCppBaseClauses: the C++ skeleton leaves out a class's base
+// clause (whole #if groups in it too: Asio's bases by configuration,
+// which the grammar takes for errors), an enum's underlying type and the
+// blank lines between declarations but after a #define; it keeps a
+// ternary's ':' after a struct's name, and finds what a full parse finds
+// (and, with the #if groups gone, parses without error).
+func TestSkeletonCppBaseClauses(t *testing.T) {
+	src := []byte(`namespace asio {
+#define EMPTY
+
+template <typename T>
+struct is_buffer
+  : integral_constant<bool, true>, public detail::base<T>
+{
+  int a;
+
+
+  int b;
+};
+enum class level : unsigned char { low, high };
+struct mutable_sequence
+#if defined(ASIO_HAS_MOVE)
+  : public detail::movable<mutable_sequence>
+#else
+  : public detail::copyable
+#endif
+{
+  struct node* next = flag ? first : last;
+};
+}
+`)
+	l, x, skel := skeletonOf(t, "cpp", src)
+	skeletonCuts(t, skel, []string{"integral_constant", "detail::base", "unsigned char", "movable", "copyable", "int a;\n\n"},
+		[]string{"#define EMPTY\n\n", "struct is_buffer\n{", "enum class level {", "struct mutable_sequence\n{", "flag ? first : last;", "int a;\nint b;"})
+	skeletonFinds(t, l, x, src, "a.hpp", []string{"asio", "EMPTY", "is_buffer", "a", "b", "level", "low", "high", "mutable_sequence", "next"})
+	src = []byte(`template <typename T>
+struct is_buffer : integral_constant<bool, true>, public detail::base<T>
+{
+  int a;
+};
+enum class level : unsigned char { low, high };
+`)
+	l, x, _ = skeletonOf(t, "cpp", src)
+	sameAsFullParse(t, x, l, "a.hpp", src)
+}
+
 // TestSkeletonCppBodyStatements: in a function's body that holds a
 // definition (a local typedef), the C++ skeleton leaves out the
 // statements that hold none, keeps control statements, blocks and what
