@@ -669,6 +669,8 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				close = b.cBody(e, false)
 			} else if sx.jsBodies && !container {
 				close = b.jsSkip(e)
+			} else if sx.family == "php" && !container {
+				close = b.phpBody(e)
 			}
 			if close < 0 {
 				if close, inner = b.block(e, '}', container); b.fail {
