@@ -782,6 +782,14 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			last = b.out.groups[len(b.out.groups)-1]
 			b.out.groups = b.out.groups[:len(b.out.groups)-1]
 			last.close = off
+			if c == ')' && sx.templates && !inContainer && closer == '}' && paren == 0 && !last.complex && last.open >= 0 &&
+				(last.name == "if" || last.name == "while" || last.name == "switch") {
+				// The condition of a control statement in a body that
+				// stays (it holds a definition): one letter or digit of
+				// it stays, an expression to the parser.
+				b.restore(last.snap)
+				b.condition(last.open, off)
+			}
 			if c == ')' && sx.parens == parensAny && b.cuttable(&last) {
 				b.restore(last.snap)
 				b.cut(last.open+1, off)
@@ -1821,6 +1829,24 @@ func (b *bskel) baseClauseEnd(off int) int {
 		off = e
 	}
 	return 0
+}
+
+// condition leaves out the text between the parentheses at open and
+// close but its first letter or digit (none when it has none).
+func (b *bskel) condition(open, close int) {
+	i := open + 1
+	for i < close && !isIdentByte(b.src[i]) {
+		i++
+	}
+	if i == close || close-open <= 3 {
+		return
+	}
+	if i > open+1 {
+		b.cut(open+1, i)
+	}
+	if i+1 < close {
+		b.cut(i+1, close)
+	}
 }
 
 // isIf reports whether the directive whose text after its '#' is d is an
