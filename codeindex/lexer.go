@@ -84,12 +84,14 @@ func (lx *lexer) next(off int) (tokKind, int) {
 		lx.operand = true
 		return tNumber, e
 	}
-	if e, ok := lx.literal(off); ok {
-		if e < 0 {
-			return tBad, n
+	if sx.literalStart[c] {
+		if e, ok := lx.literal(off); ok {
+			if e < 0 {
+				return tBad, n
+			}
+			lx.operand = true
+			return tString, e
 		}
-		lx.operand = true
-		return tString, e
 	}
 	if c == '<' && sx.jsx && !lx.operand && off+1 < n && (isIdentByte(src[off+1]) || src[off+1] == '>') {
 		// JSX: one literal, unless it hides a definition or is none the

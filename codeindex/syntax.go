@@ -160,6 +160,9 @@ type syntax struct {
 	defLens [256]uint32
 	// commentStart: the bytes a comment may start with.
 	commentStart [256]bool
+	// literalStart: the bytes a literal may start with (lexer.literal's
+	// cases): the lexer asks literal about no other.
+	literalStart [256]bool
 }
 
 // bodyRule is how a language delimits the bodies its skeleton leaves out.
@@ -230,6 +233,17 @@ func (sx *syntax) init() {
 	}
 	if b := sx.blockComment[0]; b != "" {
 		sx.commentStart[b[0]] = true
+	}
+	for i := 0; i < len(sx.quotes); i++ {
+		sx.literalStart[sx.quotes[i]] = true
+	}
+	for _, c := range []struct {
+		on bool
+		b  string
+	}{{sx.lifetimes, "'"}, {sx.triple, `"'`}, {sx.verbatim, "@"}, {sx.backtick != 0, "`"}, {sx.longBrackets, "["}, {sx.regex, "/"}, {sx.heredoc, "<"}} {
+		for i := 0; c.on && i < len(c.b); i++ {
+			sx.literalStart[c.b[i]] = true
+		}
 	}
 	sx.words = make(map[string]wordInfo)
 	for w, f := range sx.kw {
