@@ -318,6 +318,62 @@ func (r *jsReader) expect(p byte) {
 	r.advance(false)
 }
 
+// asi reports whether the grammar's automatic semicolon comes before the
+// token, where a statement may end: the end, a '}', or a newline before
+// the token unless it starts with what may go on an expression (an
+// operator, a bracket, `in`, `instanceof`): the rule of
+// tree-sitter-javascript's scanner, which JavaScript's differs from (it
+// reads `return\n(x)` as one statement; so does the reader).
+func (r *jsReader) asi() bool {
+	if r.kind == tEOF || r.is('}') {
+		return true
+	}
+	if !r.nl {
+		return false
+	}
+	src, i := r.src, r.pos
+	at := func(j int) byte {
+		if j < len(src) {
+			return src[j]
+		}
+		return 0
+	}
+	alpha := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	switch c := src[i]; c {
+	case ',', ':', ';', '*', '%', '>', '<', '=', '[', '(', '?', '^', '|', '&', '/':
+		return false
+	case '.':
+		return at(i+1) >= '0' && at(i+1) <= '9'
+	case '+', '-':
+		return at(i+1) == c
+	case '!':
+		return at(i+1) != '='
+	case 'i':
+		if at(i+1) != 'n' {
+			return true
+		}
+		if !alpha(at(i + 2)) {
+			return false // in
+		}
+		if !bytes.HasPrefix(src[i+2:], []byte("stanceof")) {
+			return true
+		}
+		return alpha(at(i + 10)) // instanceof
+	}
+	return true
+}
+
+// semicolon reads the end of a statement: its ';', or none where the grammar
+// puts an automatic semicolon (asi); else it fails.
+func (r *jsReader) semicolon() {
+	switch {
+	case r.is(';'):
+		r.advance(false)
+	case !r.asi():
+		r.bad()
+	}
+}
+
 // peek returns the kind and offsets of the token after the current one
 // (as after an operand when operand), and whether a newline comes before
 // it.
@@ -490,45 +546,57 @@ func (r *jsReader) stmt(top bool) {
 		}
 		r.restart()
 	case "return", "throw":
+		// throw's value is not optional: the grammar puts no semicolon
+		// after it (`throw\nx` is one statement to it).
+		throw := r.word("throw")
 		r.advance(false)
-		if r.is(';') {
-			r.advance(false)
-			return
+		if !r.is(';') && (throw || !r.asi()) {
+			r.sequence()
 		}
-		if r.nl {
-			r.bad() // a newline ends `return`
-			return
-		}
-		r.sequence()
-		r.expect(';')
+		r.semicolon()
 	case "break", "continue":
 		r.next()
 		if r.kind == tIdent && !r.nl {
 			r.next()
 		}
-		r.expect(';')
+		r.semicolon()
 	case "export":
 		r.next()
 		if !top {
 			r.bad()
 			return
 		}
-		switch {
-		case r.word("const") || r.word("let") || r.word("var"):
-			r.decl(true, true)
-		case r.word("function"):
-			r.funcDecl(r.pos)
-		case r.word("class"):
-			s := r.pos
+		def := r.word("default")
+		if def {
 			r.next()
-			ns, ne := r.name()
-			r.classTail()
-			r.def(jsPatClassDecl, r.ids.class, s, r.end, ns, ne)
-			r.restart()
+		}
+		switch {
+		case (r.word("const") || r.word("let") || r.word("var")) && !def:
+			r.decl(true, true)
+		case r.word("function") || r.word("async") || r.word("class"):
+			r.exportDecl(def)
+		case r.is('{') && !def || r.is('*') && !def:
+			r.clause() // export { a, b as c } from "m"; export * as ns from "m";
+		case def:
+			r.sequence() // an object literal too
+			r.semicolon()
 		default:
 			r.bad()
 		}
-	case "import", "debugger", "else", "case", "default", "catch", "finally", "extends", "enum", "yield":
+	case "import":
+		if k, p, _, _ := r.peek(false); k == tPunct && (r.src[p] == '(' || r.src[p] == '.') {
+			r.bad() // import(...), import.meta
+			return
+		}
+		r.next()
+		if r.word("type") || r.word("typeof") {
+			if k, p, e, _ := r.peek(true); !(k == tIdent && string(r.src[p:e]) == "from" || k == tPunct && r.src[p] == ',') {
+				r.bad() // Flow's import type {T}, import typeof X
+				return
+			}
+		}
+		r.clause() // import x, { a as b } from "m"; import * as ns from "m"; import "m";
+	case "debugger", "else", "case", "default", "catch", "finally", "extends", "enum", "yield":
 		r.bad()
 	default:
 		if k, p, _, _ := r.peek(true); k == tPunct && r.src[p] == ':' {
@@ -593,7 +661,7 @@ func (r *jsReader) exprStmt() {
 		return
 	}
 	r.sequence()
-	r.expect(';')
+	r.semicolon()
 }
 
 // sequence reads expressions separated by commas.
@@ -653,7 +721,7 @@ func (r *jsReader) decl(top, exported bool) {
 		}
 		r.advance(false)
 	}
-	r.expect(';')
+	r.semicolon()
 }
 
 // plainEq reports whether the token is an assignment's '=' (not ==, =>,
@@ -711,6 +779,11 @@ func (r *jsReader) skip() {
 			return
 		case r.kind == tPunct:
 			switch c := r.src[r.pos]; c {
+			case ':', '?':
+				if depth == 1 && stack[0] == '(' {
+					r.bad() // a type (Flow, TypeScript): `(x: T)`, `(x?)`
+					return
+				}
 			case '(', '[', '{':
 				if c == '{' && depth > 0 && r.prevEnd > 0 && r.src[r.prevEnd-1] == ')' {
 					r.bad()
@@ -771,6 +844,12 @@ func (r *jsReader) expr() int {
 	for !r.fail {
 		if r.kind == tEOF {
 			return kind
+		}
+		if r.nl && r.asi() {
+			if ternary > 0 {
+				r.bad()
+			}
+			return kind // the grammar's automatic semicolon
 		}
 		if kind == jsArrow && !(r.kind == tPunct && r.end-r.pos == 1 && bytes.IndexByte([]byte(",;)]}:"), r.src[r.pos]) >= 0) {
 			r.bad() // an operator after an arrow function: the grammar ends it with a semicolon
@@ -1121,6 +1200,9 @@ func (r *jsReader) chain(lhs *lhsInfo, start int) bool {
 	any := false
 	first := lhs.kind == lhsName && lhs.oe > lhs.os
 	for !r.fail {
+		if r.nl && r.asi() {
+			return any // the grammar's automatic semicolon
+		}
 		switch {
 		case r.is('.') || r.is('?') && r.after() == '.':
 			optional := r.is('?')
@@ -1185,10 +1267,6 @@ func (r *jsReader) chain(lhs *lhsInfo, start int) bool {
 			lhs.kind = lhsName
 			first = false
 		case r.kind == tString && r.src[r.pos] == '`':
-			if r.nl {
-				r.bad() // the grammar's automatic semicolon comes first
-				return any
-			}
 			r.template()
 			r.next()
 			lhs.kind = lhsNone
@@ -1335,11 +1413,7 @@ func (r *jsReader) member(class bool) {
 		if named && !r.fail {
 			r.def(jsPatField, r.ids.field, start, r.prevEnd, ns, ne)
 		}
-		if r.is(';') {
-			r.advance(false)
-		} else if !r.is('}') {
-			r.bad()
-		}
+		r.semicolon()
 	case r.is(':'):
 		r.advance(false)
 		kind := r.expr()
@@ -1406,5 +1480,93 @@ func (r *jsReader) template() {
 	}
 	if !r.fail {
 		r.pos, r.end, r.kind = start, end, tString
+	}
+}
+
+// clause reads the rest of an import declaration or of an export of names
+// (export { a }, export * from), which define nothing: names (two in a
+// row only with as or from: not Flow's `import type {T}`), strings,
+// braces, commas and '*', up to its source string (or the '}' of an
+// export without one) and its end.
+func (r *jsReader) clause() {
+	prevWord := ""
+	for !r.fail {
+		switch {
+		case r.kind == tIdent:
+			w := string(r.src[r.pos:r.end])
+			if prevWord != "" && w != "as" && w != "from" && prevWord != "as" && prevWord != "from" {
+				r.bad()
+				return
+			}
+			r.next()
+			prevWord = w
+			continue
+		case r.kind == tString && (r.src[r.pos] == '"' || r.src[r.pos] == '\''):
+			r.next()
+			r.semicolon()
+			return
+		case r.is('}'):
+			r.next()
+			if !r.word("from") {
+				r.semicolon()
+				return
+			}
+		case r.is('{') || r.is(',') || r.is('*'):
+			r.next()
+		default:
+			r.bad()
+			return
+		}
+		prevWord = ""
+	}
+}
+
+// exportDecl reads an exported function or class from its first word
+// (def: after `export default`, where one without a name is an
+// expression: `export default function () {}`).
+func (r *jsReader) exportDecl(def bool) {
+	start := r.pos
+	if r.word("async") {
+		if k, p, e, nl := r.peek(false); k != tIdent || nl || string(r.src[p:e]) != "function" {
+			r.bad()
+			return
+		}
+		r.next()
+	}
+	// Named: function f, function* (a generator's name must follow),
+	// class C (not class extends B).
+	k, p, e, _ := r.peek(false)
+	named := k == tIdent && string(r.src[p:e]) != "extends" || r.word("function") && k == tPunct && r.src[p] == '*'
+	switch {
+	case r.word("class") && named:
+		r.next()
+		ns, ne := r.name()
+		r.classTail()
+		r.def(jsPatClassDecl, r.ids.class, start, r.end, ns, ne)
+		r.restart()
+	case r.word("function") && named:
+		r.funcDecl(start)
+	case def && start == r.pos:
+		// An anonymous function or class: its statement ends at its '}'
+		// where a newline and a word follow (the grammar's own rule
+		// is no semicolon after the declaration).
+		if r.word("class") {
+			r.next()
+			r.classTail()
+		} else {
+			r.next()
+			r.params()
+			r.body()
+		}
+		r.next()
+		if r.is(';') {
+			r.advance(false)
+			return
+		}
+		if r.kind != tEOF && !(r.nl && r.kind == tIdent) {
+			r.bad()
+		}
+	default:
+		r.bad()
 	}
 }

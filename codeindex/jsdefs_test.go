@@ -41,6 +41,13 @@ func TestJSDefsSnippets(t *testing.T) {
 		"const C = class D { m() {} }; let q = new (class E {})(); (function () { var iife = () => {}; })();\n",
 		"const a = `${(() => { const f = () => {}; })()}`, b = `x${`y${c}`}z`; a: for (;;) { const g = () => {}; break a; }\n",
 		"const get = 1, set = () => {}, async = 2, of = 3, static = 4;\n",
+		// The grammar's automatic semicolons.
+		"function f() { throw\nfunction g() {} }\nfunction h() { return\nfunction i() {} }\n",
+		"const a = 1\nconst b = () => {}\nlet c = d\n(e)\nf = g\n[0]\nh()\n++i\nj\n.k()\nconst l = function () {}\n`x`\n",
+		"function f() { return\nfunction g() {} }\nfunction h() { if (a) b()\nelse c()\nreturn }\nclass C { x = 1\ny = () => {}\nm() {} }\nexport { a }\nimport d from 'e'\n",
+		"import x from \"m\";\nimport { a, b as c } from 'm';\nimport * as ns from \"m\";\nimport \"m\";\nimport d, { e } from \"m\";\nexport { a, c as f };\nexport * from \"m\";\nexport * as g from \"m\";\nexport { h } from \"m\";\n",
+		"export default function App() { const f = () => {}; }\nexport async function af() {}\nexport default class C extends B { m() {} }\nexport default { m() {} };\nexport default x => x;\n",
+		"export default function () { const f = () => {}; }\nexport const a = 1;\nexport default class extends B {}\n",
 		"const a = /** @type {A} */ (b), c = x\n+ y, d = e\n(f);\n",
 	}
 	for _, src := range read {
@@ -64,16 +71,17 @@ func TestJSDefsSnippets(t *testing.T) {
 		}
 	}
 	refused := []string{
-		"const a = 1\nconst b = () => {}\n",          // automatic semicolons
-		"function f() { return\nfunction g() {} }\n", // return ends at the newline
-		"import a from 'a'; const b = () => {};\n",   // imports
-		"const a = <div>{() => {}}</div>;\n",         // JSX
-		"@dec class A { m() {} }\n",                  // decorators
-		"x + a.b = function () {};\n",                // an assignment inside an expression
-		"const f = () => {}\n-1;\n",                  // an automatic semicolon after an arrow function
-		"const f = function () {}\n`x`;\n",           // and before a template on the next line
-		"x = a\ninstanceof B;\n",                     // and before a word
-		"const f = function () {} <!-- x\n;\n",       // an HTML comment
+		"const a = <div>{() => {}}</div>;\n",    // JSX
+		"@dec class A { m() {} }\n",             // decorators
+		"import(\"m\").then(() => {});\n",       // dynamic import
+		"export default function () {}\n(1);\n", // whether the grammar calls it
+		"export default async function () {}\n",
+		"import type { T } from \"m\";\n",      // Flow
+		"const f = (a: T, b) => {};\n",         // Flow's and TypeScript's types
+		"x + a.b = function () {};\n",          // an assignment inside an expression
+		"const f = () => {}\n-1;\n",            // an automatic semicolon after an arrow function
+		"x = a\ninstanceof B;\n",               // and before a word
+		"const f = function () {} <!-- x\n;\n", // an HTML comment
 	}
 	for _, src := range refused {
 		src += "function body() { return 1; }\n"
