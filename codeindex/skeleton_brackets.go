@@ -70,6 +70,10 @@ type group struct {
 	open, close int
 	snap        skelSnap
 	complex     bool
+	// ifs: the #if groups open in it (C++): a parenthesis that holds
+	// whole #if groups only may go whole (Geometry's `get(G const& g
+	// #ifndef DOXYGEN_SHOULD_SKIP_THIS , dummy* = 0 #endif )`).
+	ifs int
 	generic     bool // after type parameters: f<T>(
 }
 
@@ -262,6 +266,20 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					}
 				}
 			}
+			if sx.templates && paren == 0 && (prev == ')' || prev == 'i' && qualifiers[prevWord] && prev2 == ')') && tailN < len(tail) &&
+				condDirective(src[off+1:e]) == 1 {
+				if end := b.ifTailEnd(off); end > 0 {
+					// #if groups between a function's parameters and its
+					// body or ';' (Asio's BOOST_ASIO_NOEXCEPT_IF(...) by
+					// configuration): they go with the macros after the
+					// parameters (tail).
+					tail[tailN] = [2]int{off, end}
+					tailN++
+					b.cut(off, end)
+					off = end
+					continue
+				}
+			}
 			stmt.bad = true
 			if b.lx.define {
 				setDefs()
@@ -275,8 +293,24 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				}
 				b.ifCondition(off, e)
 			}
+			cond := 0
+			if sx.templates && !b.lx.define {
+				cond = condDirective(src[off+1 : e])
+			}
 			for i := range b.out.groups[base:] {
-				b.out.groups[base+i].complex = true // a cut must not split #if from #endif
+				g := &b.out.groups[base+i]
+				switch {
+				case cond == 0:
+					g.complex = true // a cut must not split #if from #endif
+				case cond == 1:
+					g.ifs++
+				case cond == 2 && g.ifs == 0:
+					g.complex = true
+				case cond == 3:
+					if g.ifs--; g.ifs < 0 {
+						g.complex = true
+					}
+				}
 			}
 			if init.colon > 0 {
 				init.colon = -1 // nor that of member initializers
@@ -781,6 +815,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			tailN = 0
 			last = b.out.groups[len(b.out.groups)-1]
 			b.out.groups = b.out.groups[:len(b.out.groups)-1]
+			if last.ifs != 0 {
+				last.complex = true
+			}
 			last.close = off
 			if c == ')' && sx.templates && !inContainer && closer == '}' && paren == 0 && !last.complex && last.open >= 0 &&
 				(last.name == "if" || last.name == "while" || last.name == "switch") {
@@ -1847,6 +1884,80 @@ func (b *bskel) condition(open, close int) {
 	if i+1 < close {
 		b.cut(i+1, close)
 	}
+}
+
+// ifTailEnd returns the offset of the '{' or ';' after the #if groups
+// that start with the directive at off, when only names, parentheses
+// that hold neither braces nor ';', comments and whole #if groups stand
+// before it; else 0.
+func (b *bskel) ifTailEnd(off int) int {
+	src := b.src
+	lx := lexer{sx: b.sx, src: src}
+	ifs, paren := 0, 0
+	for off < len(src) {
+		k, e := lx.next(off)
+		switch k {
+		case tSpace, tComment, tIdent, tNumber:
+		case tDirective:
+			switch condDirective(src[off+1 : e]) {
+			case 1:
+				ifs++
+			case 2:
+				if ifs == 0 {
+					return 0
+				}
+			case 3:
+				if ifs--; ifs < 0 {
+					return 0
+				}
+			default:
+				return 0
+			}
+		case tPunct:
+			switch src[off] {
+			case '(':
+				paren++
+			case ')':
+				if paren--; paren < 0 {
+					return 0
+				}
+			case '{', ';':
+				if paren != 0 || ifs != 0 {
+					return 0
+				}
+				return off
+			default:
+				if paren == 0 {
+					return 0
+				}
+			}
+		default:
+			if paren == 0 {
+				return 0
+			}
+		}
+		off = e
+	}
+	return 0
+}
+
+// condDirective tells the conditional directive whose text after its '#'
+// is d: 1 #if, #ifdef, #ifndef; 2 #else, #elif; 3 #endif; 0 another.
+func condDirective(d []byte) int {
+	d = bytes.TrimLeft(d, " \t")
+	w := 0
+	for w < len(d) && isIdentByte(d[w]) {
+		w++
+	}
+	switch string(d[:w]) {
+	case "if", "ifdef", "ifndef":
+		return 1
+	case "else", "elif", "elifdef", "elifndef":
+		return 2
+	case "endif":
+		return 3
+	}
+	return 0
 }
 
 // isIf reports whether the directive whose text after its '#' is d is an

@@ -529,6 +529,38 @@ enum class level : unsigned char { low, high };
 	sameAsFullParse(t, x, l, "a.hpp", src)
 }
 
+// TestSkeletonCppIfGroups: whole #if groups in a parameter list
+// (Geometry's DOXYGEN_SHOULD_SKIP_THIS parameter) go with the parameters,
+// and those between a function's parameters and its body or ';' (Asio's
+// BOOST_ASIO_NOEXCEPT_IF by configuration) go whole. The skeleton
+// parses without error and finds the definitions.
+func TestSkeletonCppIfGroups(t *testing.T) {
+	src := []byte(`namespace geo {
+struct access
+{
+    int get(Geometry const& geometry
+#ifndef DOXYGEN_SHOULD_SKIP_THIS
+        , int extra
+#endif
+        ) const;
+    void post() const
+#if defined(BOOST_ASIO_MSVC)
+        BOOST_ASIO_NOEXCEPT_IF((is_nothrow<T>::value))
+#else
+        BOOST_ASIO_NOEXCEPT
+#endif
+    {
+        run();
+    }
+};
+}
+`)
+	l, x, skel := skeletonOf(t, "cpp", src)
+	skeletonCuts(t, skel, []string{"DOXYGEN", "int extra", "NOEXCEPT", "MSVC", "run()"},
+		[]string{"get() const;", "post() const\n{}"})
+	skeletonFinds(t, l, x, src, "a.hpp", []string{"geo", "access", "get", "post"})
+}
+
 // TestSkeletonCppBodyStatements: in a function's body that holds a
 // definition (a local typedef), the C++ skeleton leaves out the
 // statements that hold none, keeps control statements, blocks and what
