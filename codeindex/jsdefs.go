@@ -5,16 +5,18 @@ import "bytes"
 // jsDefs finds the definitions of a JavaScript file in a build without
 // tree-sitter, as rustDefs and csDefs do for theirs: it reads the file's
 // skeleton (bodies without a definition, parameter lists and large
-// literals left out) as a small JavaScript — statements ended by ';',
-// declarations, classes, object literals, function and arrow expressions,
-// and between them expressions read as operands and operators — and sets
-// x.caps to the captures of queries/javascript.scm's patterns that the
-// walk of the skeleton's parse finds, mapped to the file as parseDefs maps
-// them. It reports false, leaving the file to the parse, where the text
-// may not be what it reads it as: a statement that a newline ends (the
-// grammar's automatic semicolons), imports, decorators, labels, JSX, a
-// template whose ${} holds more than names and operators, an assignment
-// that does not start an expression, a name that is not ASCII...
+// literals left out) as a small JavaScript — statements ended by ';' or
+// by the grammar's automatic semicolons (asi), declarations, imports and
+// exports, classes, object literals, function and arrow expressions, the
+// code in templates, and between them expressions read as operands and
+// operators — and sets x.caps to the captures of queries/javascript.scm's
+// patterns that the walk of the skeleton's parse finds, mapped to the
+// file as parseDefs maps them. It reports false, leaving the file to the
+// parse, where the text may not be what it reads it as: decorators, JSX,
+// Flow's or TypeScript's types, a line comment, an assignment that does
+// not start an expression, a newline where the grammar may or may not end
+// a statement (after async, let, yield, before =>, in a ternary), a name
+// that is not ASCII...
 //
 // The parse of the skeleton and its walk were two thirds of the
 // JavaScript corpus's build. Buffers keep their parse
