@@ -390,6 +390,15 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 					continue
 				}
 			}
+			if sx.templates && paren == 0 && inContainer && (prev == ';' || prev == '{' || prev == '}') && string(src[off:e]) == "using" && !b.aliasDecl(e) {
+				// A using-declaration or -directive (using std::swap;
+				// using namespace x;) defines nothing: it goes whole.
+				if semi := b.importEnd(e); semi > 0 {
+					b.cut(off, semi+1)
+					off = semi + 1
+					continue
+				}
+			}
 			if sx.typeQualifiers && paren == 0 {
 				if prev == '.' && tokN == chain.tok+2 && chain.ok {
 					b.cut(chain.start, off) // System.Windows.Forms.Button: the parser sees Button

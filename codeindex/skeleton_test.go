@@ -485,14 +485,18 @@ int top(int a, int b);
 
 // TestSkeletonCppBaseClauses: the C++ skeleton leaves out a class's base
 // clause (whole #if groups in it too: Asio's bases by configuration,
-// which the grammar takes for errors), an enum's underlying type and the
-// blank lines between declarations but after a #define; it keeps a
+// which the grammar takes for errors), an enum's underlying type, using
+// declarations and directives (not aliases) and the blank lines between
+// declarations but after a #define; it keeps a
 // ternary's ':' after a struct's name, and finds what a full parse finds
 // (and, with the #if groups gone, parses without error).
 func TestSkeletonCppBaseClauses(t *testing.T) {
 	src := []byte(`namespace asio {
 #define EMPTY
 
+using std::swap;
+using namespace detail;
+using alias = std::vector<int>;
 template <typename T>
 struct is_buffer
   : integral_constant<bool, true>, public detail::base<T>
@@ -515,9 +519,9 @@ struct mutable_sequence
 }
 `)
 	l, x, skel := skeletonOf(t, "cpp", src)
-	skeletonCuts(t, skel, []string{"integral_constant", "detail::base", "unsigned char", "movable", "copyable", "int a;\n\n"},
-		[]string{"#define EMPTY\n\n", "struct is_buffer\n{", "enum class level {", "struct mutable_sequence\n{", "flag ? first : last;", "int a;\nint b;"})
-	skeletonFinds(t, l, x, src, "a.hpp", []string{"asio", "EMPTY", "is_buffer", "a", "b", "level", "low", "high", "mutable_sequence", "next"})
+	skeletonCuts(t, skel, []string{"integral_constant", "detail::base", "unsigned char", "movable", "copyable", "int a;\n\n", "swap", "namespace detail"},
+		[]string{"#define EMPTY\n\n", "using alias =", "struct is_buffer\n{", "enum class level {", "struct mutable_sequence\n{", "flag ? first : last;", "int a;\nint b;"})
+	skeletonFinds(t, l, x, src, "a.hpp", []string{"asio", "EMPTY", "alias", "is_buffer", "a", "b", "level", "low", "high", "mutable_sequence", "next"})
 	src = []byte(`template <typename T>
 struct is_buffer : integral_constant<bool, true>, public detail::base<T>
 {
