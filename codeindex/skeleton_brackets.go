@@ -73,8 +73,8 @@ type group struct {
 	// ifs: the #if groups open in it (C++): a parenthesis that holds
 	// whole #if groups only may go whole (Geometry's `get(G const& g
 	// #ifndef DOXYGEN_SHOULD_SKIP_THIS , dummy* = 0 #endif )`).
-	ifs int
-	generic     bool // after type parameters: f<T>(
+	ifs     int
+	generic bool // after type parameters: f<T>(
 }
 
 // minLiteral is the least size of an array literal worth leaving out.
