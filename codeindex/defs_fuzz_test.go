@@ -50,7 +50,7 @@ func FuzzJSDefs(f *testing.F) {
 		"function f(x) { if (x) { function g() {} } else { return x ? y : z; } }\nexports.h = function (a) { return a / 2; };\nX.Y = class {};\n",
 		"const o = { m() {}, p: function () {}, q: async () => {}, 'r': 1, [s]: function* () {}, ...t };\nexport const e = `a${b}c`, ef = /re/g;\n",
 		"for (const [k, v] of m) { let f = (a, b = {}) => a + b; } switch (x) { case 1: break; default: y(); }\ntry { a(); } catch (e) { b(); } finally { c(); }\n",
-		"const a = require('a')\nconst b = () => {\n  return a\n}\nmodule.exports = { b, c () { return\n(1) } }\nlet d = e\n(f)\n[g] = h\n++i\nclass C { x = 1\n y }\n",
+		"#!/usr/bin/env node\nconst a = require('a')\nconst b = () => {\n  return a\n}\nmodule.exports = { b, c () { return\n(1) } }\nlet d = e\n(f)\n[g] = h\n++i\nclass C { x = 1\n y }\n",
 		"import x, { a as b } from \"m\";\nexport default function App() { return 1; }\nexport { x, b as c };\nexport const d = () => {}, e = `t${x}`;\nexport default class extends B { m() {} }\n",
 	)
 }

@@ -50,6 +50,14 @@ func jsDefs(x *extractor, l *Language, src []byte) bool {
 	if bytes.HasPrefix(r.src, []byte("\xef\xbb\xbf")) {
 		r.end = 3
 	}
+	if bytes.HasPrefix(r.src[r.end:], []byte("#!")) {
+		// A hash-bang line, a node of its own to the grammar.
+		if i := bytes.IndexByte(r.src[r.end:], '\n'); i >= 0 {
+			r.end += i
+		} else {
+			r.end = len(r.src)
+		}
+	}
 	r.advance(false)
 	for !r.fail && r.kind != tEOF {
 		r.stmt(true)

@@ -41,6 +41,7 @@ func TestJSDefsSnippets(t *testing.T) {
 		"const C = class D { m() {} }; let q = new (class E {})(); (function () { var iife = () => {}; })();\n",
 		"const a = `${(() => { const f = () => {}; })()}`, b = `x${`y${c}`}z`; a: for (;;) { const g = () => {}; break a; }\n",
 		"const get = 1, set = () => {}, async = 2, of = 3, static = 4;\n",
+		"#!/usr/bin/env node\nconst a = require('a'), b = () => {};\n",
 		// The grammar's automatic semicolons.
 		"function f() { throw\nfunction g() {} }\nfunction h() { return\nfunction i() {} }\n",
 		"const a = 1\nconst b = () => {}\nlet c = d\n(e)\nf = g\n[0]\nh()\n++i\nj\n.k()\nconst l = function () {}\n`x`\n",
