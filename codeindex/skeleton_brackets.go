@@ -392,8 +392,11 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			}
 			if sx.templates && paren == 0 && inContainer && (prev == ';' || prev == '{' || prev == '}') && string(src[off:e]) == "using" && !b.aliasDecl(e) {
 				// A using-declaration or -directive (using std::swap;
-				// using namespace x;) defines nothing: it goes whole.
-				if semi := b.importEnd(e); semi > 0 {
+				// using namespace x;) defines nothing: it goes whole,
+				// on a line of its own only, so that what is left out
+				// never runs from a '{' to a '}' (bodySpans would take
+				// it for a function's body).
+				if semi := b.importEnd(e); semi > 0 && lineStartsAt(src, off) && semi+1 < len(src) && (src[semi+1] == '\n' || src[semi+1] == '\r') {
 					b.cut(off, semi+1)
 					off = semi + 1
 					continue
