@@ -39,12 +39,12 @@ func csDefs(x *extractor, l *Language, src []byte) bool {
 		return false
 	}
 	r := &x.cs
-	*r = csReader{tokReader: tokReader{skelCaps: skelCaps{src: x.sk.buf, name: x.csIDs.name, caps: r.caps[:0], lines: r.lines[:0]}}, ids: *x.csIDs}
+	*r = csReader{tokReader: tokReader{skelCaps: skelCaps{src: x.sk.buf, name: x.csIDs.name, caps: r.caps[:0], lines: r.lines[:0]}, maxDepth: 64}, ids: *x.csIDs}
 	if len(r.src) >= 3 && r.src[0] == 0xef && r.src[1] == 0xbb && r.src[2] == 0xbf {
 		r.end = 3
 	}
 	r.next()
-	for !r.fail && r.kind != tkEOF {
+	for !r.fail && r.kind != tEOF {
 		r.member(true)
 	}
 	if r.fail {
@@ -103,7 +103,7 @@ func (r *csReader) next() {
 	i := r.after()
 	r.pos = i
 	if i >= len(src) {
-		r.kind, r.end = tkEOF, i
+		r.kind, r.end = tEOF, i
 		return
 	}
 	c := src[i]
@@ -117,7 +117,7 @@ func (r *csReader) next() {
 			r.bad()
 			return
 		}
-		r.kind, r.end = tkIdent, e
+		r.kind, r.end = tIdent, e
 	case c >= '0' && c <= '9':
 		e := i + 1
 		for e < len(src) && src[e] >= '0' && src[e] <= '9' {
@@ -127,11 +127,11 @@ func (r *csReader) next() {
 			r.bad() // 0x1, 1L, 1.5
 			return
 		}
-		r.kind, r.end = tkNumber, e
+		r.kind, r.end = tNumber, e
 	case c == ':' && i+1 < len(src) && src[i+1] == ':':
-		r.kind, r.end = tkPunct, i+2
+		r.kind, r.end = tPunct, i+2
 	case c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' || c == '<' || c == '>' || c == ',' || c == ';' || c == ':' || c == '.' || c == '?' || c == '~':
-		r.kind, r.end = tkPunct, i+1
+		r.kind, r.end = tPunct, i+1
 	default:
 		r.bad() // a literal, a number, a comment, '=', '*', '@'...
 	}
@@ -149,7 +149,7 @@ func (r *csReader) expect(p byte) {
 // name reads an identifier that names a declaration (not a keyword, nor
 // a contextual one) and returns its range, or fails.
 func (r *csReader) name() (int, int) {
-	if r.kind != tkIdent || csKeywords[string(r.src[r.pos:r.end])] || csContextual[string(r.src[r.pos:r.end])] {
+	if r.kind != tIdent || csKeywords[string(r.src[r.pos:r.end])] || csContextual[string(r.src[r.pos:r.end])] {
 		r.bad()
 		return 0, 0
 	}
@@ -188,7 +188,7 @@ func (r *csReader) member(top bool) {
 		r.namespace(start)
 		return
 	}
-	for r.kind == tkIdent && csModifiers[string(r.src[r.pos:r.end])] {
+	for r.kind == tIdent && csModifiers[string(r.src[r.pos:r.end])] {
 		r.next()
 	}
 	switch {
@@ -260,7 +260,7 @@ func (r *csReader) member(top bool) {
 		r.skipBalanced('(', ')') // the skeleton keeps those after `int?`
 		r.body()
 		return
-	case r.kind == tkIdent && r.end < len(r.src) && r.src[r.end] == '(':
+	case r.kind == tIdent && r.end < len(r.src) && r.src[r.end] == '(':
 		// A constructor: its name and parameters.
 		ns, ne := r.name()
 		r.params()
@@ -363,7 +363,7 @@ func (r *csReader) namespace(start int) {
 	i := r.capture(csPatNamespace, r.ids.module, start, 0, ns, ne)
 	r.next()
 	for !r.fail && !r.is('}') {
-		if r.kind == tkEOF {
+		if r.kind == tEOF {
 			r.bad()
 			return
 		}
@@ -397,7 +397,7 @@ func (r *csReader) typeDecl(start, pattern int, def uint16) {
 	i := r.capture(pattern, def, start, 0, ns, ne)
 	r.next()
 	for !r.fail && !r.is('}') {
-		if r.kind == tkEOF {
+		if r.kind == tEOF {
 			r.bad()
 			return
 		}
@@ -446,13 +446,13 @@ func (r *csReader) typ() {
 		return
 	}
 	defer r.leave()
-	if r.kind != tkIdent || csContextual[string(r.src[r.pos:r.end])] && !r.word("global") {
+	if r.kind != tIdent || csContextual[string(r.src[r.pos:r.end])] && !r.word("global") {
 		r.bad()
 		return
 	}
 	if r.word("global") {
 		r.next()
-		if !(r.kind == tkPunct && r.end-r.pos == 2) {
+		if !(r.kind == tPunct && r.end-r.pos == 2) {
 			r.bad()
 			return
 		}
@@ -480,7 +480,7 @@ func (r *csReader) typ() {
 
 // typeName reads a name of a type and its type arguments.
 func (r *csReader) typeName() {
-	if r.kind != tkIdent || r.word("operator") || r.word("this") {
+	if r.kind != tIdent || r.word("operator") || r.word("this") {
 		r.bad()
 		return
 	}
@@ -582,7 +582,7 @@ func (r *csReader) params() {
 func (r *csReader) args() {
 	r.expect('(')
 	for !r.fail && !r.is(')') {
-		if r.kind == tkNumber {
+		if r.kind == tNumber {
 			r.next()
 		} else {
 			r.name()
@@ -635,7 +635,7 @@ func (r *csReader) skipBalanced(open, close byte) {
 	depth := 0
 	for !r.fail {
 		switch {
-		case r.kind == tkEOF:
+		case r.kind == tEOF:
 			r.bad()
 			return
 		case r.is(open):

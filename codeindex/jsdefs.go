@@ -45,7 +45,7 @@ func jsDefs(x *extractor, l *Language, src []byte) bool {
 		return false
 	}
 	r := &x.js
-	*r = jsReader{skelCaps: skelCaps{src: x.sk.buf, name: x.jsIDs.name, caps: r.caps[:0], lines: r.lines[:0]}, ids: *x.jsIDs, failAt: -1}
+	*r = jsReader{tokReader: tokReader{skelCaps: skelCaps{src: x.sk.buf, name: x.jsIDs.name, caps: r.caps[:0], lines: r.lines[:0]}, failAt: -1, maxDepth: 200}, ids: *x.jsIDs}
 	r.lx = lexer{sx: l.syn, src: r.src}
 	if bytes.HasPrefix(r.src, []byte("\xef\xbb\xbf")) {
 		r.end = 3
@@ -115,16 +115,10 @@ const (
 
 // jsReader reads the definitions of a JavaScript skeleton.
 type jsReader struct {
-	skelCaps
-	lx       lexer
-	pos, end int // the current token
-	kind     tokKind
-	nl       bool // a newline (or a comment) before the token
-	prevEnd  int  // the end of the token before it
-	fail     bool
-	failAt   int // where the reader stopped (for tests), or -1
-	depth    int // nesting, bounded
-	ids      jsIDs
+	tokReader // failAt -1 when it did not stop
+	lx        lexer
+	nl        bool // a newline (or a comment) before the token
+	ids       jsIDs
 }
 
 // advance reads the next token; operand says whether an operand came
@@ -271,15 +265,6 @@ func (r *jsReader) literalOK(i, e int) bool {
 	return false
 }
 
-// bad fails the reading and ends it.
-func (r *jsReader) bad() {
-	if !r.fail {
-		r.failAt = r.pos
-	}
-	r.fail = true
-	r.kind, r.pos, r.end = tEOF, len(r.src), len(r.src)
-}
-
 // next reads the next token after an operand or not, by the current one.
 func (r *jsReader) next() {
 	switch r.kind {
@@ -295,23 +280,13 @@ func (r *jsReader) next() {
 	}
 }
 
-// is reports whether the token is the punctuation p.
-func (r *jsReader) is(p byte) bool {
-	return r.kind == tPunct && r.end-r.pos == 1 && r.src[r.pos] == p
-}
-
 // isArrow reports whether the token is =>.
 func (r *jsReader) isArrow() bool {
 	return r.kind == tPunct && r.end-r.pos == 2 && r.src[r.pos] == '='
 }
 
-// word reports whether the token is the identifier or keyword w.
-func (r *jsReader) word(w string) bool {
-	return r.kind == tIdent && string(r.src[r.pos:r.end]) == w
-}
-
-// after returns the byte right after the token, or 0.
-func (r *jsReader) after() byte {
+// byteAfter returns the byte right after the token, or 0.
+func (r *jsReader) byteAfter() byte {
 	if r.end < len(r.src) {
 		return r.src[r.end]
 	}
@@ -416,17 +391,6 @@ func (r *jsReader) name() (int, int) {
 // jsReserved are the words the reader takes for no name (some the grammar
 // does take: it reads them otherwise where they stand).
 var jsReserved = words("break case catch class const continue debugger default delete do else enum export extends finally for function if import in instanceof new return super switch this throw try typeof var void while with null true false undefined yield await let implements interface package private protected public arguments eval")
-
-// enter bounds the nesting of what the reader reads.
-func (r *jsReader) enter() bool {
-	if r.depth++; r.depth > 200 {
-		r.bad()
-		return false
-	}
-	return true
-}
-
-func (r *jsReader) leave() { r.depth-- }
 
 // def adds a definition over [start, end) named [ns, ne).
 func (r *jsReader) def(pattern int, id uint16, start, end, ns, ne int) {
@@ -737,7 +701,7 @@ func (r *jsReader) decl(top, exported bool) {
 // plainEq reports whether the token is an assignment's '=' (not ==, =>,
 // nor a compound assignment's).
 func (r *jsReader) plainEq() bool {
-	if !r.is('=') || r.after() == '=' {
+	if !r.is('=') || r.byteAfter() == '=' {
 		return false
 	}
 	if r.pos > 0 && bytes.IndexByte([]byte("=!<>+-*/%&|^?~"), r.src[r.pos-1]) >= 0 {
@@ -886,7 +850,7 @@ func (r *jsReader) expr() int {
 				ternary--
 				r.advance(false)
 			case '?':
-				if r.after() == '?' { // ??, ??=
+				if r.byteAfter() == '?' { // ??, ??=
 					r.advance(false)
 					r.advance(false)
 					if r.is('=') && r.prevEnd == r.pos {
@@ -901,7 +865,7 @@ func (r *jsReader) expr() int {
 					r.bad() // an assignment that does not start the expression
 					return jsOther
 				}
-				if (c == '+' || c == '-') && r.after() == c {
+				if (c == '+' || c == '-') && r.byteAfter() == c {
 					// a postfix ++ or --
 					if r.nl {
 						r.bad()
@@ -912,7 +876,7 @@ func (r *jsReader) expr() int {
 					kind = jsOther
 					continue
 				}
-				if c == '!' && r.after() != '=' {
+				if c == '!' && r.byteAfter() != '=' {
 					r.bad()
 					return jsOther
 				}
@@ -970,14 +934,14 @@ func (r *jsReader) unary() (int, lhsInfo) {
 	case tPunct:
 		switch c := src[r.pos]; c {
 		case '!', '~', '+', '-':
-			if (c == '+' || c == '-') && r.after() == c {
+			if (c == '+' || c == '-') && r.byteAfter() == c {
 				r.advance(false)
 			}
 			r.advance(false)
 			r.unary()
 			return jsOther, lhsInfo{}
 		case '.':
-			if r.after() != '.' { // a spread: ...x
+			if r.byteAfter() != '.' { // a spread: ...x
 				r.bad()
 				return jsOther, lhsInfo{}
 			}
@@ -1214,7 +1178,7 @@ func (r *jsReader) chain(lhs *lhsInfo, start int) bool {
 			return any // the grammar's automatic semicolon
 		}
 		switch {
-		case r.is('.') || r.is('?') && r.after() == '.':
+		case r.is('.') || r.is('?') && r.byteAfter() == '.':
 			optional := r.is('?')
 			r.next()
 			if optional {

@@ -80,27 +80,22 @@ func (r *skelCaps) point(off int) sitter.Point {
 	return sitter.Point{Row: uint32(row), Column: uint32(off - r.lines[row])}
 }
 
-// Token kinds of the readers of a skeleton (rustReader, csReader).
-const (
-	tkEOF = iota
-	tkIdent
-	tkNumber
-	tkPunct    // src[pos:end]: one byte, or a pair (::, ->)
-	tkString   // Rust
-	tkLifetime // Rust
-)
+// tLifetime is a token kind of rustReader's alone (a lifetime, 'a); the
+// readers' other kinds are the lexer's.
+const tLifetime = tBad + 1
 
 // tokReader is what the readers of a skeleton that stand in for a parse
-// (rustReader, csReader) share: the captures they make, the current
+// (rustReader, csReader, jsReader) share: the captures they make, the current
 // token, which their own next reads, and where they stopped.
 type tokReader struct {
 	skelCaps     // src, the skeleton, and the captures made of it
 	pos, end int // the current token
-	kind     int
+	kind     tokKind
 	prevEnd  int // the end of the token before it
 	fail     bool
 	failAt   int // where the reader stopped (for tests)
-	depth    int // nesting of what it reads, bounded
+	depth    int // nesting of what it reads, up to maxDepth
+	maxDepth int
 }
 
 // after returns the offset of what follows the current token and its
@@ -119,22 +114,22 @@ func (r *tokReader) bad() {
 		r.failAt = r.pos
 	}
 	r.fail = true
-	r.kind, r.pos, r.end = tkEOF, len(r.src), len(r.src)
+	r.kind, r.pos, r.end = tEOF, len(r.src), len(r.src)
 }
 
 // is reports whether the token is the punctuation p.
 func (r *tokReader) is(p byte) bool {
-	return r.kind == tkPunct && r.end-r.pos == 1 && r.src[r.pos] == p
+	return r.kind == tPunct && r.end-r.pos == 1 && r.src[r.pos] == p
 }
 
 // word reports whether the token is the identifier or keyword w.
 func (r *tokReader) word(w string) bool {
-	return r.kind == tkIdent && string(r.src[r.pos:r.end]) == w
+	return r.kind == tIdent && string(r.src[r.pos:r.end]) == w
 }
 
 // enter bounds the nesting of what the reader reads.
 func (r *tokReader) enter() bool {
-	if r.depth++; r.depth > 64 {
+	if r.depth++; r.depth > r.maxDepth {
 		r.bad()
 		return false
 	}

@@ -40,10 +40,10 @@ func rustDefs(x *extractor, l *Language, src []byte) bool {
 		return false
 	}
 	r := &x.rust
-	*r = rustReader{tokReader: tokReader{skelCaps: skelCaps{src: x.sk.buf, name: x.rustIDs.name, caps: r.caps[:0], lines: r.lines[:0]}}, ids: *x.rustIDs}
+	*r = rustReader{tokReader: tokReader{skelCaps: skelCaps{src: x.sk.buf, name: x.rustIDs.name, caps: r.caps[:0], lines: r.lines[:0]}, maxDepth: 64}, ids: *x.rustIDs}
 	r.next()
 	r.items(false)
-	if r.fail || r.kind != tkEOF {
+	if r.fail || r.kind != tEOF {
 		return false
 	}
 	x.caps = r.toFile(x.caps[:0], &x.sk) // collect(l, src, &x.sk) fixes the ends and starts
@@ -102,7 +102,7 @@ func (r *rustReader) next() {
 	i := r.after()
 	r.pos = i
 	if i >= len(src) {
-		r.kind, r.end = tkEOF, i
+		r.kind, r.end = tEOF, i
 		return
 	}
 	c := src[i]
@@ -122,7 +122,7 @@ func (r *rustReader) next() {
 			r.bad() // b"..", r#"..", b'x'
 			return
 		}
-		r.kind, r.end = tkIdent, e
+		r.kind, r.end = tIdent, e
 	case c >= '0' && c <= '9':
 		e := i + 1
 		for e < len(src) && isIdentByte(src[e]) {
@@ -132,7 +132,7 @@ func (r *rustReader) next() {
 			r.bad() // a float, 1.., 1'
 			return
 		}
-		r.kind, r.end = tkNumber, e
+		r.kind, r.end = tNumber, e
 	case c == '"':
 		e := i + 1
 		for e < len(src) && src[e] != '"' {
@@ -145,7 +145,7 @@ func (r *rustReader) next() {
 			r.bad()
 			return
 		}
-		r.kind, r.end = tkString, e+1
+		r.kind, r.end = tString, e+1
 	case c == '\'':
 		// A lifetime ('a, 'static, '_), not a character.
 		e := i + 1
@@ -156,19 +156,19 @@ func (r *rustReader) next() {
 			r.bad()
 			return
 		}
-		r.kind, r.end = tkLifetime, e
+		r.kind, r.end = tLifetime, e
 	case c == ':' && i+1 < len(src) && src[i+1] == ':', c == '-' && i+1 < len(src) && src[i+1] == '>':
-		r.kind, r.end = tkPunct, i+2
+		r.kind, r.end = tPunct, i+2
 	case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'), c == '#', c == '$', c == '\\', c == '`', c == '@', c >= 0x80 || c < ' ':
 		r.bad()
 	default:
-		r.kind, r.end = tkPunct, i+1
+		r.kind, r.end = tPunct, i+1
 	}
 }
 
 // isPair reports whether the token is :: (c ':') or -> (c '-').
 func (r *rustReader) isPair(c byte) bool {
-	return r.kind == tkPunct && r.end-r.pos == 2 && r.src[r.pos] == c
+	return r.kind == tPunct && r.end-r.pos == 2 && r.src[r.pos] == c
 }
 
 // expect reads the punctuation p, or fails.
@@ -183,7 +183,7 @@ func (r *rustReader) expect(p byte) {
 // name reads an identifier that names an item (not a keyword the grammar
 // reserves) and returns its range, or fails.
 func (r *rustReader) name() (int, int) {
-	if r.kind != tkIdent || rustReserved[string(r.src[r.pos:r.end])] {
+	if r.kind != tIdent || rustReserved[string(r.src[r.pos:r.end])] {
 		r.bad()
 		return 0, 0
 	}
@@ -213,7 +213,7 @@ func (r *rustReader) itemsIn(block, body bool) {
 	defer r.leave()
 	for !r.fail {
 		switch {
-		case r.kind == tkEOF:
+		case r.kind == tEOF:
 			if block {
 				r.bad()
 			}
@@ -305,7 +305,7 @@ func (r *rustReader) item() {
 			r.name()
 		}
 		r.closeItem(-1, ';')
-	case r.kind == tkIdent && !vis && !rustReserved[string(r.src[r.pos:r.end])] && (r.peekPath() || r.peekBang()) || r.isPair(':'):
+	case r.kind == tIdent && !vis && !rustReserved[string(r.src[r.pos:r.end])] && (r.peekPath() || r.peekBang()) || r.isPair(':'):
 		// A macro's invocation by a path (cfg_if::cfg_if! {}), its
 		// tokens left out.
 		r.path(false)
@@ -332,7 +332,7 @@ func (r *rustReader) useDecl() {
 				r.bad()
 				return
 			}
-		case r.kind == tkIdent, r.isPair(':'), r.is(','), r.is('*'):
+		case r.kind == tIdent, r.isPair(':'), r.is(','), r.is('*'):
 		default:
 			r.bad()
 			return
@@ -415,7 +415,7 @@ func (r *rustReader) qualifiedItem(start int, vis bool) {
 			continue
 		case r.word("extern"):
 			r.next()
-			if r.kind == tkString {
+			if r.kind == tString {
 				r.next()
 			}
 			if r.is('{') {
@@ -705,7 +705,7 @@ func (r *rustReader) params() {
 		case r.is('&'):
 			// &self, &'a mut self
 			r.next()
-			if r.kind == tkLifetime {
+			if r.kind == tLifetime {
 				r.next()
 			}
 			if r.word("mut") {
@@ -716,12 +716,12 @@ func (r *rustReader) params() {
 				return
 			}
 			r.next()
-		case r.word("mut") || r.word("self") || r.word("_") || r.kind == tkIdent && r.peekColon():
+		case r.word("mut") || r.word("self") || r.word("_") || r.kind == tIdent && r.peekColon():
 			if r.word("mut") {
 				r.next()
 			}
 			self := r.word("self")
-			if r.kind != tkIdent {
+			if r.kind != tIdent {
 				r.bad()
 				return
 			}
@@ -761,13 +761,13 @@ func (r *rustReader) implType() (start, end int) {
 		return -1, -1
 	}
 	w := string(r.src[r.pos:r.end])
-	if r.kind != tkIdent || rustReserved[w] && w != "crate" && w != "self" && w != "super" || rustPrimitive[w] && !r.peekPath() {
+	if r.kind != tIdent || rustReserved[w] && w != "crate" && w != "self" && w != "super" || rustPrimitive[w] && !r.peekPath() {
 		r.typ()
 		return -1, -1
 	}
 	segs := 0
 	for {
-		if r.kind != tkIdent {
+		if r.kind != tIdent {
 			r.bad()
 			return -1, -1
 		}
@@ -810,7 +810,7 @@ func (r *rustReader) typ() {
 	switch {
 	case r.is('&'):
 		r.next()
-		if r.kind == tkLifetime {
+		if r.kind == tLifetime {
 			r.next()
 		}
 		if r.word("mut") {
@@ -868,7 +868,7 @@ func (r *rustReader) typ() {
 		r.bounds()
 	case r.word("fn"), r.word("unsafe"), r.word("extern"), r.word("for"):
 		r.fnPointer()
-	case r.isPair(':') || r.kind == tkIdent && (!rustReserved[string(r.src[r.pos:r.end])] || r.word("crate") || r.word("self") || r.word("super") || r.word("Self")):
+	case r.isPair(':') || r.kind == tIdent && (!rustReserved[string(r.src[r.pos:r.end])] || r.word("crate") || r.word("self") || r.word("super") || r.word("Self")):
 		r.pathType()
 	default:
 		r.bad()
@@ -886,7 +886,7 @@ func (r *rustReader) fnPointer() {
 	}
 	if r.word("extern") {
 		r.next()
-		if r.kind == tkString {
+		if r.kind == tString {
 			r.next()
 		}
 	}
@@ -902,7 +902,7 @@ func (r *rustReader) fnPointer() {
 	// Its parameters: [name:] type.
 	r.next()
 	for !r.fail && !r.is(')') {
-		if r.kind == tkIdent && r.peekColon() {
+		if r.kind == tIdent && r.peekColon() {
 			r.next()
 			r.next()
 		}
@@ -948,7 +948,7 @@ func (r *rustReader) path(args bool) {
 		r.next()
 	}
 	for !r.fail {
-		if r.kind != tkIdent {
+		if r.kind != tIdent {
 			r.bad()
 			return
 		}
@@ -980,13 +980,13 @@ func (r *rustReader) generics() {
 	r.next()
 	for !r.fail && !r.is('>') {
 		switch {
-		case r.kind == tkLifetime, r.kind == tkNumber:
+		case r.kind == tLifetime, r.kind == tNumber:
 			r.next()
-		case r.kind == tkIdent && r.peekAssign():
+		case r.kind == tIdent && r.peekAssign():
 			r.next()
 			r.next()
 			r.typ()
-		case r.kind == tkIdent && r.peekColon():
+		case r.kind == tIdent && r.peekColon():
 			r.next()
 			r.next()
 			r.bounds()
@@ -1008,7 +1008,7 @@ func (r *rustReader) whereClause() {
 	r.next()
 	for !r.fail && !r.is('{') && !r.is(';') {
 		switch {
-		case r.kind == tkLifetime:
+		case r.kind == tLifetime:
 			r.next()
 		case r.word("for"):
 			r.next()
@@ -1033,7 +1033,7 @@ func (r *rustReader) typeParams() {
 	r.next()
 	for !r.fail && !r.is('>') {
 		switch {
-		case r.kind == tkLifetime:
+		case r.kind == tLifetime:
 			r.next()
 			if r.is(':') {
 				r.next()
@@ -1080,7 +1080,7 @@ func (r *rustReader) peekAssign() bool {
 func (r *rustReader) bounds() {
 	for !r.fail {
 		switch {
-		case r.kind == tkLifetime:
+		case r.kind == tLifetime:
 			r.next()
 		case r.is('?'):
 			r.next()
@@ -1107,7 +1107,7 @@ func (r *rustReader) expr(a, b byte) {
 	depth, n := 0, 0
 	for !r.fail {
 		switch {
-		case r.kind == tkEOF, r.is('{'):
+		case r.kind == tEOF, r.is('{'):
 			r.bad()
 			return
 		case depth == 0 && (r.is(a) || r.is(b)):
