@@ -43,6 +43,15 @@ func FuzzCSDefs(f *testing.F) {
 	)
 }
 
+// FuzzJavaDefs: as FuzzRustDefs, for javaDefs.
+func FuzzJavaDefs(f *testing.F) {
+	fuzzBuildPass(f, "java", javaDefs,
+		"package a.b;\nimport java.util.*;\nimport static a.B.c;\n@Deprecated()\npublic class A<T extends B & C<T>> extends D<? super T> implements E, F.G<int[]> {\n    @java.io.Serial\n    private static final long x = 1L, y = -2, z;\n    Object[] o = {}; int p = q.r, s = t(), u = new V();\n    public A() {}\n    A(E e, final int[] f) throws X, Y {}\n    static {}\n    {}\n    public <U> List<U>[] m() throws Z {}\n    abstract void n();\n    class I {}\n}\n",
+		"interface I<T> extends J, K<T> { int A = 1, B; default void m() {} static int n() {} void o(); enum E { X, Y(), Z; int f; E() {} } }\nenum F implements G { A, B, }\n",
+		"class A { void f() throws E { int x = 1; try {} catch (E e) {} } record R(int x) {} @interface N {} sealed interface S permits A {} int x = a - 1; }",
+	)
+}
+
 // FuzzJSDefs: as FuzzRustDefs, for jsDefs.
 func FuzzJSDefs(f *testing.F) {
 	fuzzBuildPass(f, "javascript", jsDefs,

@@ -44,6 +44,9 @@ type extractor struct {
 
 	py    pyReader // reused by pyDefs
 	pyIDs *pyIDs   // the capture ids of Python's patterns, on first use
+
+	java    javaReader // reused by javaDefs
+	javaIDs *javaIDs   // the capture ids of Java's patterns, on first use
 }
 
 func newExtractor() *extractor {

@@ -112,7 +112,7 @@ var languages = []*Language{
 	{Name: "typescript", syn: tsSyntax, Extensions: []string{".ts", ".mts", ".cts"}, Query: "typescript.scm", grammar: typescript.GetLanguage},
 	{Name: "tsx", syn: tsxSyntax, Extensions: []string{".tsx"}, Query: "tsx.scm", grammar: tsx.GetLanguage},
 	{Name: "rust", syn: rustSyntax, buildPass: rustDefs, Extensions: []string{".rs"}, Query: "rust.scm", grammar: rust.GetLanguage},
-	{Name: "java", syn: javaSyntax, Extensions: []string{".java"}, Query: "java.scm", grammar: java.GetLanguage},
+	{Name: "java", syn: javaSyntax, buildPass: javaDefs, Extensions: []string{".java"}, Query: "java.scm", grammar: java.GetLanguage},
 	{Name: "c", syn: cSyntax, Extensions: []string{".c", ".h"}, Query: "c.scm", grammar: c.GetLanguage},
 	{Name: "cpp", syn: cppSyntax, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Query: "cpp.scm", grammar: cpp.GetLanguage},
 	{Name: "csharp", syn: csharpSyntax, buildPass: csDefs, Extensions: []string{".cs"}, Query: "csharp.scm", grammar: csharp.GetLanguage},

@@ -163,10 +163,17 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 			b.out.groups[base+i].complex = true
 		}
 	}
+	// throwsHead: a Java throws clause since the last ';', '{' or '}' (the
+	// brace after `) throws E` opens a method's body, not a block of
+	// definitions as identBrace would have it).
+	throwsHead := false
 	push := func(class byte, word string) {
 		prev2, prev2Word = prev, prevWord
 		prev, prevWord = class, word
 		tokN++
+		if class == ';' || class == '}' {
+			throwsHead = false
+		}
 	}
 	// rustStmtGo: the Rust statement being read ends before end. One that
 	// holds no definition goes; one whose definitions are all in blocks
@@ -411,6 +418,9 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				chain.start, chain.tok = off, tokN
 			}
 			word, f := sx.wordKw(src[off:e])
+			if paren == 0 && sx.family == "java" && string(src[off:e]) == "throws" {
+				throwsHead = true
+			}
 			if paren == 0 && inContainer && prev == 'i' && sx.mods[prevWord] && sx.mods[word] {
 				// A modifier after another (with the blanks before it):
 				// prev stays the first.
@@ -672,13 +682,15 @@ func (b *bskel) block(off int, closer byte, inContainer bool) (end int, defs boo
 				implHead = false
 			}
 			container := false
+			thrown := throwsHead && paren == 0
+			throwsHead = false
 			switch {
 			case paren == 0 && head&kwFunc != 0 && (funcFirst || head&kwAny == 0):
 			case paren == 0 && headAngle > 0:
 				// A type in the type parameters (<T = {}>), not the body.
 			case paren == 0 && head&kwContainer != 0 && (head&kwAny != 0 || !headBlocked && (prev == 'i' || prev == '>' || prev == 'o')):
 				container = true
-			case sx.identBrace && inContainer && paren == 0 && prev == 'i' && sx.kw[prevWord]&kwControl == 0:
+			case sx.identBrace && inContainer && paren == 0 && prev == 'i' && sx.kw[prevWord]&kwControl == 0 && !thrown:
 				container = true
 			case sx.anonClass && prev == ')' && (last.isNew || enumConsts && last.name != "" && sx.kw[last.name]&kwControl == 0 &&
 				(last.before == ',' || last.before == '{' || last.before == ';' || last.before == '}')):
