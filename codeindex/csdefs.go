@@ -35,7 +35,7 @@ func csDefs(x *extractor, l *Language, src []byte) bool {
 		}
 		x.csIDs = &ids
 	}
-	if !l.skeleton(&x.sk, src) {
+	if !x.buildSkeleton(l, src) {
 		return false
 	}
 	r := &x.cs

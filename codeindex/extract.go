@@ -25,7 +25,12 @@ type extractor struct {
 	caps    []capture // reused by runQuery
 	part    []capture // reused by runDefsRange
 	sk      skelOut   // reused by skeletonDefs
-	raw     []rawDef  // reused by collect
+	// skState says, within one skeletonDefs, whether a buildPass that
+	// gave up has built the file's skeleton already (x.sk): 1 it has, -1
+	// the file has none, 0 not tried. parseDefs then does not build it
+	// again.
+	skState int8
+	raw     []rawDef // reused by collect
 	stack   []*rawDef
 	text    []byte
 	buf     []byte    // reused by read
@@ -125,10 +130,24 @@ func (x *extractor) skeletonDefs(l *Language, src []byte) (defs []def, err error
 	if defs, ok := x.passDefs(l, src); ok {
 		return defs, nil
 	}
+	x.skState = 0
 	if l.buildPass != nil && l.load() == nil && l.buildPass(x, l, src) {
 		return x.collect(l, src, &x.sk), nil // the captures of its skeleton, mapped
 	}
-	return x.parseDefs(l, src)
+	st := x.skState
+	x.skState = 0
+	return x.parseDefsOf(l, src, st)
+}
+
+// buildSkeleton builds the skeleton of src into x.sk for a buildPass,
+// and notes it for parseDefsOf should the pass give up.
+func (x *extractor) buildSkeleton(l *Language, src []byte) bool {
+	ok := l.skeleton(&x.sk, src)
+	x.skState = -1
+	if ok {
+		x.skState = 1
+	}
+	return ok
 }
 
 // passDefs returns the definitions of a file found by its language's
@@ -144,12 +163,18 @@ func (x *extractor) passDefs(l *Language, src []byte) (defs []def, ok bool) {
 // parseDefs is skeletonDefs by a parse (of the skeleton, where the
 // language has one), without the language's defsPass.
 func (x *extractor) parseDefs(l *Language, src []byte) ([]def, error) {
+	return x.parseDefsOf(l, src, 0)
+}
+
+// parseDefsOf is parseDefs, given skState: whether x.sk holds src's
+// skeleton already (1), src has none (-1), or it is to be built (0).
+func (x *extractor) parseDefsOf(l *Language, src []byte, skState int8) ([]def, error) {
 	p, err := x.parser(l)
 	if err != nil {
 		return nil, err
 	}
 	text := src
-	sk := l.skeleton != nil && l.skeleton(&x.sk, src)
+	sk := skState == 1 || skState == 0 && l.skeleton != nil && l.skeleton(&x.sk, src)
 	if sk {
 		text = x.sk.buf
 	}

@@ -33,7 +33,7 @@ func javaDefs(x *extractor, l *Language, src []byte) bool {
 		}
 		x.javaIDs = &ids
 	}
-	if !l.skeleton(&x.sk, src) {
+	if !x.buildSkeleton(l, src) {
 		return false
 	}
 	r := &x.java

@@ -41,7 +41,7 @@ func jsDefs(x *extractor, l *Language, src []byte) bool {
 		x.jsIDs = &ids
 	}
 	x.js.failAt = -1
-	if !l.skeleton(&x.sk, src) {
+	if !x.buildSkeleton(l, src) {
 		return false
 	}
 	r := &x.js

@@ -33,7 +33,7 @@ func pyDefs(x *extractor, l *Language, src []byte) bool {
 		}
 		x.pyIDs = &ids
 	}
-	if !l.skeleton(&x.sk, src) {
+	if !x.buildSkeleton(l, src) {
 		return false
 	}
 	r := &x.py

@@ -36,7 +36,7 @@ func rustDefs(x *extractor, l *Language, src []byte) bool {
 		}
 		x.rustIDs = &ids
 	}
-	if !l.skeleton(&x.sk, src) {
+	if !x.buildSkeleton(l, src) {
 		return false
 	}
 	r := &x.rust

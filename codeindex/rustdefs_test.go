@@ -25,7 +25,9 @@ func TestRustDefsCorpus(t *testing.T) {
 
 // checkBuildPassCorpus checks a language's buildPass (rustDefs, csDefs)
 // against the skeleton's parse over the language's corpus: in every file
-// it reads, the same definitions; at least half the files read. stop, when
+// it reads, the same definitions; at least half the files read; and the
+// build's skeletonDefs, whether the pass reads the file or gives up, the
+// same definitions in every file. stop, when
 // not nil, says where the reader stopped in a file it left to the parse;
 // the most frequent places are logged.
 func checkBuildPassCorpus(t *testing.T, lang string, pass func(*extractor, *Language, []byte) bool, stop func(*extractor) []byte) {
@@ -47,7 +49,7 @@ func checkBuildPassCorpus(t *testing.T, lang string, pass func(*extractor, *Lang
 	x := newExtractor()
 	defer x.Close()
 	var parse, fast time.Duration
-	files, read, diffs := 0, 0, 0
+	files, read, diffs, builds := 0, 0, 0, 0
 	stops := map[string]int{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || LanguageFor(p) != l {
@@ -64,6 +66,13 @@ func checkBuildPassCorpus(t *testing.T, lang string, pass func(*extractor, *Lang
 			t.Fatal(err)
 		}
 		a := symbols(sd, p)
+		// The build's path (skeletonDefs: the pass, or, when it gives up,
+		// the parse of the skeleton it built) finds the same.
+		if bd, err := x.skeletonDefs(l, src); err != nil || fmt.Sprint(symbols(bd, p)) != fmt.Sprint(a) {
+			if builds++; builds <= 12 {
+				t.Logf("%s: the build's definitions differ from the skeleton parse's (%v)", p, err)
+			}
+		}
 		t1 := time.Now()
 		ok := pass(x, l, src)
 		var b []Symbol
@@ -100,6 +109,9 @@ func checkBuildPassCorpus(t *testing.T, lang string, pass func(*extractor, *Lang
 	t.Logf("%d files: the reader read %d (the others left to the parse), %d differ; skeleton+parse+walk %v, reader %v", files, read, diffs, parse, fast)
 	if diffs > 0 {
 		t.Errorf("%d files differ from the skeleton's parse", diffs)
+	}
+	if builds > 0 {
+		t.Errorf("%d files: skeletonDefs differs from the skeleton's parse", builds)
 	}
 	if read < files/2 {
 		t.Errorf("the reader read only %d of %d files", read, files)
