@@ -99,13 +99,10 @@ type csReader struct {
 // verbatim names, bytes of UTF-8 names).
 func (r *csReader) next() {
 	src := r.src
-	r.prevEnd = r.end
-	i := r.after()
-	r.pos = i
-	if i >= len(src) {
-		r.kind, r.end = tEOF, i
+	if !r.begin() {
 		return
 	}
+	i := r.pos
 	c := src[i]
 	switch {
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':

@@ -108,13 +108,10 @@ type javaReader struct {
 // an optional L, names with bytes of UTF-8 or '$').
 func (r *javaReader) next() {
 	src := r.src
-	r.prevEnd = r.end
-	i := r.after()
-	r.pos = i
-	if i >= len(src) {
-		r.kind, r.end = tEOF, i
+	if !r.begin() {
 		return
 	}
+	i := r.pos
 	c := src[i]
 	switch {
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
@@ -176,12 +173,6 @@ func (r *javaReader) qualified() {
 		r.next()
 		r.name()
 	}
-}
-
-// peekIdent reports whether an identifier's byte follows the token.
-func (r *javaReader) peekIdent() bool {
-	i := r.after()
-	return i < len(r.src) && (r.src[i] == '_' || r.src[i] >= 'a' && r.src[i] <= 'z' || r.src[i] >= 'A' && r.src[i] <= 'Z')
 }
 
 // javaModifiers are the modifiers the reader takes before a declaration.

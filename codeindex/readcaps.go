@@ -108,6 +108,25 @@ func (r *tokReader) after() int {
 	return i
 }
 
+// begin starts the next token past the current one and its blanks, at
+// pos; at the end of the text it makes the token EOF and returns false.
+func (r *tokReader) begin() bool {
+	r.prevEnd = r.end
+	r.pos = r.after()
+	if r.pos >= len(r.src) {
+		r.kind, r.end = tEOF, r.pos
+		return false
+	}
+	return true
+}
+
+// peekIdent reports whether an identifier's first byte follows the
+// current token (past blanks).
+func (r *tokReader) peekIdent() bool {
+	i := r.after()
+	return i < len(r.src) && (r.src[i] == '_' || r.src[i] >= 'a' && r.src[i] <= 'z' || r.src[i] >= 'A' && r.src[i] <= 'Z')
+}
+
 // bad fails the reading and ends it.
 func (r *tokReader) bad() {
 	if !r.fail {

@@ -98,13 +98,10 @@ type rustReader struct {
 // macro variables).
 func (r *rustReader) next() {
 	src := r.src
-	r.prevEnd = r.end
-	i := r.after()
-	r.pos = i
-	if i >= len(src) {
-		r.kind, r.end = tEOF, i
+	if !r.begin() {
 		return
 	}
+	i := r.pos
 	c := src[i]
 	switch {
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
@@ -554,12 +551,6 @@ func (r *rustReader) valueItem(pattern int, def uint16, start int) {
 	}
 	r.caps[i].end = r.end
 	r.next()
-}
-
-// peekIdent reports whether an identifier follows the current token.
-func (r *rustReader) peekIdent() bool {
-	i := r.after()
-	return i < len(r.src) && (r.src[i] == '_' || r.src[i] >= 'a' && r.src[i] <= 'z' || r.src[i] >= 'A' && r.src[i] <= 'Z')
 }
 
 // peekWord reports whether the word w follows the current token.
